@@ -1,0 +1,20 @@
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+// Dependencies stay in node_modules (PGlite loads its WebAssembly next to itself); the workspace
+// contracts package is TypeScript source, so it is bundled in.
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies).filter((d) => d !== '@portal/contracts');
+
+await build({
+  entryPoints: ['src/main.ts', 'src/admin-create.ts', 'src/openapi.ts'],
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+});

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_BASE } from '@portal/contracts';
+import type { Config } from './config.js';
+import type { Db } from './platform/db.js';
+import { registerAuthentication, TokenService } from './platform/auth.js';
+import { registerErrorHandling, registerRequestContext } from './platform/http.js';
+import { Mailer } from './platform/mail.js';
+import { newId } from './platform/crypto.js';
+import { WEB_DIST_DIR } from './platform/paths.js';
+import type { App, Module, Platform } from './platform/services.js';
+import { agreementsModule } from './modules/agreements/agreements.routes.js';
+import { authModule } from './modules/auth/auth.routes.js';
+import { commonModule } from './modules/common/common.routes.js';
+import { mailModule } from './modules/mail/mail.routes.js';
+import { menusModule } from './modules/menus/menus.routes.js';
+import { reviewModule } from './modules/organizations/review.routes.js';
+import { recoveryModule } from './modules/recovery/recovery.routes.js';
+import { registrationModule } from './modules/registration/registration.routes.js';
+import { usersModule } from './modules/users/users.routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  /** Serve the built web app when it exists (off in API tests). */
+  serveWeb?: boolean;
+  logger?: boolean;
+}
+
+const API_BODY_LIMIT = 256 * 1024;
+
+/** Builds the server: external plugins → platform → modules, in that order. */
+export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform }> {
+  const { config, db } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: API_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => newId(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // External plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Ant Design injects its component styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(formbody, { bodyLimit: API_BODY_LIMIT });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.appName} API`, version: '2.0.0', description: 'Every call answers {code, msg, data}; code 200 is success. See docs/api.md.' },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  // Platform.
+  registerRequestContext(app);
+  registerErrorHandling(app);
+  const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
+  const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
+  const platform: Platform = { config, db, mailer, tokens, startedAt: Date.now() };
+  app.decorate('platform', platform);
+  app.addHook('onClose', async () => mailer.close());
+
+  // Modules.
+  const modules: Module[] = [
+    commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
+    agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
+  ];
+  await app.register(async (api) => {
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    for (const m of modules) m.publicRoutes?.(api);
+    await api.register(async (privateScope) => {
+      registerAuthentication(privateScope, { db, tokens });
+      for (const m of modules) m.privateRoutes?.(privateScope);
+    });
+  }, { prefix: API_BASE });
+
+  if (opts.serveWeb !== false && existsSync(join(WEB_DIST_DIR, 'index.html'))) await serveWebApp(app);
+  return app as App & { platform: Platform };
+}
+
+/** The built single-page app; unknown non-API paths get index.html so client routes work on reload. */
+async function serveWebApp(app: App) {
+  await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false, index: false, maxAge: '1h' });
+  app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  app.get('/*', (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/api/')) return reply.callNotFound();
+    if (/\.[a-z0-9]+$/i.test(path) && existsSync(join(WEB_DIST_DIR, path))) {
+      // Hashed build assets never change.
+      const immutable = path.startsWith('/assets/');
+      return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600').sendFile(path.slice(1));
+    }
+    if (/\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+  }
+}

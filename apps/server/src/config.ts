@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { REGIONS } from '@portal/contracts';
+
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  REGION: z.enum(REGIONS).default('us'),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"').default('Dental Portal <no-reply@localhost>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
+  DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
+  SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  APP_NAME: z.string().min(1).max(60).default('Dental Portal'),
+  SUPPORT_URL: url(['http:', 'https:', 'mailto:']).default('mailto:support@localhost'),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  region: (typeof REGIONS)[number];
+  smtpUrl?: string;
+  mailFrom: string;
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  demoPassword: string;
+  /** Seed demo accounts into a new database. */
+  seedDemo: boolean;
+  loginRateLimitPerMinute: number;
+  logLevel: string;
+  trustProxy: boolean;
+  appName: string;
+  supportUrl: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. A bad value stops the start with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persistSecret?: boolean } = {}): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const jwtSecret = e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    region: e.REGION,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    jwtSecret,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    demoPassword: e.DEMO_PASSWORD,
+    seedDemo: e.SEED_DEMO === 'auto' ? e.NODE_ENV !== 'production' : e.SEED_DEMO === 'true',
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === 'true',
+    appName: e.APP_NAME,
+    supportUrl: e.SUPPORT_URL,
+  };
+}
+
+/** The token-signing secret is generated once and kept in the data folder when not given. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: string };
+    if (saved.jwtSecret && saved.jwtSecret.length >= 32) return saved.jwtSecret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const jwtSecret = randomBytes(48).toString('base64url');
+  writeFileSync(file, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
+  return jwtSecret;
+}

@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { migrate, openDb, type Db } from './platform/db.js';
+import { buildApp } from './app.js';
+import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
+
+export async function openDatabase(config: Config): Promise<Db> {
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const db = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+  await migrate(db);
+  return db;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const db = await openDatabase(config);
+  const fresh = await isEmpty(db);
+  if (fresh && config.seedDemo) await seedDemo(db, config.demoPassword, config.region);
+
+  const app = await buildApp({ config, db });
+  await app.listen({ port: config.port, host: config.host });
+
+  const retry = setInterval(() => void app.platform.mailer.retryFailed().catch((err) => app.log.warn({ err }, 'mail retry failed')), 60_000);
+  retry.unref();
+
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${join(config.dataDir, 'pglite')}`;
+  const lines = [`\n  Dental Portal is running at ${config.publicUrl}  (${where})`];
+  if (config.seedDemo) {
+    lines.push(`  Demo accounts (password ${config.demoPassword}):`);
+    for (const d of DEMO_ACCOUNTS) lines.push(`    ${d.account.padEnd(8)} ${d.label}`);
+    lines.push(`  Mails are kept in the outbox; open ${config.publicUrl}/mailbox to read them.`);
+  } else if (fresh) {
+    lines.push('  No accounts yet: run `npm run admin:create` to create the first super administrator.');
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(retry);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+if (process.argv[1] && /main\.(ts|js)$/.test(process.argv[1])) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,122 @@
+import {
+  FREE_LOGIN_SIGN_VALIDITY_MINUTES, IDENTITY_VERIFICATION_GRACE_MS, LOGIN_CAPTCHA_AFTER_FAILURES, LOGIN_LOCK_AFTER_FAILURES,
+  LOGIN_LOCK_MINUTES, OrgStatus, OrgType, ReviewStatus, UserStatus, type LoginBody, type TokenPair,
+} from '@portal/contracts';
+import type { Db } from '../../platform/db.js';
+import type { TokenService } from '../../platform/auth.js';
+import { AppError, fail } from '../../platform/errors.js';
+import { dummyPasswordHash, newId, newToken, sha256, verifyPassword } from '../../platform/crypto.js';
+import { usersRepository } from '../users/users.repository.js';
+import { emailTokens } from '../users/email-tokens.repository.js';
+import { captchaRepository, loginFailuresRepository, sessionsRepository } from './sessions.repository.js';
+
+const SAVED_SESSION_HOURS = 24 * 30;
+const UNSAVED_SESSION_HOURS = 12;
+
+export interface ClientInfo {
+  ip?: string;
+  userAgent?: string;
+}
+
+export class AuthService {
+  constructor(private readonly db: Db, private readonly tokens: TokenService) {}
+
+  /** Opens a session and returns its token pair; the refresh token is empty unless the user stays signed in. */
+  async openSession(userId: number, userCode: string, saveLogin: boolean, client: ClientInfo): Promise<TokenPair> {
+    const sessionId = newId();
+    const refreshToken = saveLogin ? newToken() : '';
+    await this.db.transaction(async (tx) => {
+      await sessionsRepository.create(tx, {
+        id: sessionId, userId, saveLogin, ttlHours: saveLogin ? SAVED_SESSION_HOURS : UNSAVED_SESSION_HOURS, ...client,
+      });
+      if (saveLogin) await sessionsRepository.addRefreshToken(tx, sessionId, sha256(refreshToken));
+    });
+    return { accessToken: await this.tokens.sign({ userCode, sessionId }), refreshToken };
+  }
+
+  async login(input: LoginBody, client: ClientInfo): Promise<TokenPair> {
+    const user = await usersRepository.findByLogin(this.db, input.account);
+    if (!user) {
+      await verifyPassword(await dummyPasswordHash(), input.password);
+      fail('ACCOUNT_NOT_FOUND');
+    }
+    const userId = Number(user.id);
+    const state = await loginFailuresRepository.get(this.db, userId);
+    if (state.locked) fail('TOO_MANY_LOGIN_FAILURES', { minutes: state.locked_minutes });
+
+    const captchaRequired = state.failures >= LOGIN_CAPTCHA_AFTER_FAILURES;
+    if (captchaRequired) {
+      if (!input.captchaId || !input.captchaCode) fail('CAPTCHA_REQUIRED', {}, { failures: state.failures, captchaRequired: true });
+      const answer = await captchaRepository.use(this.db, input.captchaId);
+      if (!answer || answer.toLowerCase() !== input.captchaCode.trim().toLowerCase()) {
+        fail('VERIFICATION_CODE_WRONG', {}, { failures: state.failures, captchaRequired: true });
+      }
+    }
+
+    if (!(await verifyPassword(user.password_hash, input.password))) {
+      const failures = await loginFailuresRepository.record(this.db, userId, LOGIN_LOCK_AFTER_FAILURES, LOGIN_LOCK_MINUTES);
+      if (failures >= LOGIN_LOCK_AFTER_FAILURES) fail('TOO_MANY_LOGIN_FAILURES', { minutes: LOGIN_LOCK_MINUTES });
+      throw new AppError('INVALID_PASSWORD', {}, { failures, captchaRequired: failures >= LOGIN_CAPTCHA_AFTER_FAILURES });
+    }
+    await loginFailuresRepository.clear(this.db, userId);
+
+    // Statuses are told only to someone who knows the password.
+    if (user.status === UserStatus.Inactivated) fail('EMAIL_NOT_VERIFIED', {}, { account: user.account });
+    if (user.status === UserStatus.Disabled) fail('USER_DISABLED');
+    if (user.org_status === OrgStatus.Disabled) fail('ORGANIZATION_DISABLED');
+    if (user.org_type === OrgType.Lab && user.org_review_status === ReviewStatus.Pending) fail('LAB_PENDING_REVIEW');
+    if (user.org_review_status === ReviewStatus.Rejected) fail('LAB_REJECTED');
+
+    return this.openSession(userId, user.user_code, input.saveLogin, client);
+  }
+
+  /**
+   * Rotation: the presented refresh token is retired and a new pair issued. A retired token presented
+   * again means it leaked or was replayed, so the whole session is revoked.
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const hash = sha256(refreshToken);
+    const row = await this.db.transaction(async (tx) => {
+      const found = await sessionsRepository.findRefreshToken(tx, hash);
+      if (!found) return null;
+      if (found.retired_at) {
+        await sessionsRepository.revoke(tx, found.session_id, 'refresh_token_reuse');
+        return null;
+      }
+      if (found.revoked_at || found.expired) return null;
+      if (!(await sessionsRepository.retire(tx, hash))) {
+        await sessionsRepository.revoke(tx, found.session_id, 'refresh_token_reuse');
+        return null;
+      }
+      const next = newToken();
+      await sessionsRepository.addRefreshToken(tx, found.session_id, sha256(next));
+      return { ...found, next };
+    });
+    if (!row) fail('REFRESH_TOKEN_INVALID');
+    return { accessToken: await this.tokens.sign({ userCode: row.user_code, sessionId: row.session_id }), refreshToken: row.next };
+  }
+
+  async logout(sessionId: string) {
+    await sessionsRepository.revoke(this.db, sessionId, 'logout');
+  }
+
+  /** A one-time sign that opens a session elsewhere (another app or device) without the password. */
+  async issueFreeLoginSign(userId: number): Promise<string> {
+    return emailTokens.issue(this.db, userId, 'free_login', FREE_LOGIN_SIGN_VALIDITY_MINUTES);
+  }
+
+  async freeLogin(sign: string, client: ClientInfo): Promise<TokenPair> {
+    const { userId } = await emailTokens.consume(this.db, sign, ['free_login']);
+    const user = await usersRepository.findById(this.db, userId);
+    if (!user || user.status !== UserStatus.Activated) fail('USER_DISABLED');
+    if (user.org_status === OrgStatus.Disabled) fail('ORGANIZATION_DISABLED');
+    return this.openSession(userId, user.user_code, false, client);
+  }
+
+  /** Sensitive actions need the current password; once given it is not asked again for 15 minutes. */
+  async checkIdentity(userId: number, sessionId: string, password: string): Promise<Date> {
+    const user = await usersRepository.findById(this.db, userId);
+    if (!user || !(await verifyPassword(user.password_hash, password))) fail('INVALID_PASSWORD');
+    return sessionsRepository.markIdentityVerified(this.db, sessionId, IDENTITY_VERIFICATION_GRACE_MS);
+  }
+}

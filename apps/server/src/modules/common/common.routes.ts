@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import svgCaptcha from 'svg-captcha';
+import { AppConfig, CaptchaInit, CaptchaParams, MonitorResult, envelope } from '@portal/contracts';
+import { fail } from '../../platform/errors.js';
+import { ok } from '../../platform/http.js';
+import type { Module, Platform } from '../../platform/services.js';
+import { captchaRepository } from '../auth/sessions.repository.js';
+
+const VERSION = '0.1.0';
+// The package's default export draws given text; its typings only declare the named helpers.
+const drawCaptcha = svgCaptcha as unknown as (text: string, options: Record<string, unknown>) => string;
+const stripSlash = (s: string) => s.replace(/\/+$/, '');
+
+/** The application config of spec §3 for this site. */
+export function appConfig(p: Platform): AppConfig {
+  const base = stripSlash(p.config.publicUrl);
+  return {
+    agreement: { privacy: `${base}/legal/privacy.html`, cookie: `${base}/legal/cookie.html`, terms: `${base}/legal/terms.html` },
+    appmanager: 'portal',
+    appName: p.config.appName,
+    pageTagName: p.config.appName,
+    apiEndpoint: stripSlash(`${base}/api/v2`),
+    wsEndpoint: stripSlash(`${base.replace(/^http/, 'ws')}/ws`),
+    isInternationalSite: p.config.region !== 'us',
+    region: p.config.region,
+    copyright: `© ${new Date().getUTCFullYear()} ${p.config.appName}`,
+    themeCfgJson: { defaultTheme: 'light' },
+    supportUrl: p.config.supportUrl,
+    registerShowVersion: true,
+    demoMode: p.config.seedDemo,
+  };
+}
+
+export function commonModule(p: Platform): Module {
+  return {
+    publicRoutes(app) {
+      app.get('/common/monitor', {
+        schema: { tags: ['common'], summary: 'Health, including the database', response: { 200: envelope(MonitorResult) } },
+      }, async (request) => {
+        // A database failure answers 503 through the error catalogue.
+        await p.db.query('SELECT 1').catch(() => fail('SERVICE_UNAVAILABLE'));
+        return ok(request, { status: 'ok' as const, database: 'ok' as const, uptimeSeconds: Math.round((Date.now() - p.startedAt) / 1000), version: VERSION });
+      });
+
+      app.post('/app_config/get', {
+        schema: { tags: ['common'], summary: 'The application config of this site', response: { 200: envelope(AppConfig) } },
+      }, async (request) => ok(request, appConfig(p)));
+
+      app.get('/common/captcha/init', {
+        schema: { tags: ['common'], summary: 'Start a captcha; the image is at common/captcha/draw/{captchaId}', response: { 200: envelope(CaptchaInit) } },
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      }, async (request) => {
+        const captchaId = randomBytes(16).toString('hex');
+        const { text } = svgCaptcha.create({ size: 4, ignoreChars: '0oO1ilI' });
+        await captchaRepository.create(p.db, captchaId, text);
+        return ok(request, { captchaId });
+      });
+
+      app.get('/common/captcha/draw/:id', {
+        schema: { tags: ['common'], summary: 'The captcha image (SVG)', params: CaptchaParams },
+      }, async (request, reply) => {
+        const answer = await captchaRepository.answer(p.db, request.params.id);
+        if (!answer) fail('INVALID_LINK');
+        const svg = drawCaptcha(answer, { noise: 3, color: true, width: 120, height: 40 });
+        return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { Queryable } from '../../platform/db.js';
+
+export interface NewOrganization {
+  code: string;
+  name: string;
+  type: number;
+  region: string;
+  reviewStatus: number;
+  language: string;
+  email: string;
+  phone?: string | null;
+  abbreviation?: string | null;
+  licenseCode?: string | null;
+  representativeName?: string | null;
+  country?: string | null;
+  state?: string | null;
+  city?: string | null;
+  district?: string | null;
+  postalCode?: string | null;
+  address?: string | null;
+}
+
+export const organizationsRepository = {
+  async insert(db: Queryable, o: NewOrganization): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO organizations (code, name, type, region, review_status, language, email, phone, abbreviation, license_code,
+                                  representative_name, country, state, city, district, postal_code, address)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+      [o.code, o.name, o.type, o.region, o.reviewStatus, o.language, o.email, o.phone ?? null, o.abbreviation ?? null, o.licenseCode ?? null,
+        o.representativeName ?? null, o.country ?? null, o.state ?? null, o.city ?? null, o.district ?? null, o.postalCode ?? null, o.address ?? null],
+    );
+    return Number(row!.id);
+  },
+
+  async listForReview(db: Queryable, reviewStatus: number, limit: number, offset: number) {
+    const rows = await db.query<{
+      code: string; name: string; region: string; license_code: string | null; representative_name: string | null; country: string | null;
+      city: string | null; account: string; email: string; user_status: number; review_status: number; review_reason: string | null;
+      created_at: Date; total: string;
+    }>(
+      `SELECT o.code, o.name, o.region, o.license_code, o.representative_name, o.country, o.city, o.review_status, o.review_reason, o.created_at,
+              u.account, u.email, u.status AS user_status, count(*) OVER () AS total
+         FROM organizations o
+         JOIN LATERAL (SELECT account, email, status FROM users WHERE organization_id = o.id AND is_org_admin ORDER BY id LIMIT 1) u ON true
+        WHERE o.type = 3 AND o.review_status = $1
+        ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3`,
+      [reviewStatus, limit, offset],
+    );
+    return rows;
+  },
+
+  /** Decides a pending review once: a conditional update, so two reviewers cannot both decide. */
+  async decideReview(db: Queryable, code: string, reviewStatus: number, reason: string | null, reviewerId: number) {
+    const [row] = await db.query<{ id: number; name: string; language: string }>(
+      `UPDATE organizations SET review_status = $2, review_reason = $3, reviewed_at = now(), reviewed_by = $4, updated_at = now()
+        WHERE code = $1 AND type = 3 AND review_status = 0 RETURNING id, name, language`,
+      [code, reviewStatus, reason, reviewerId],
+    );
+    return row;
+  },
+
+  async findByCode(db: Queryable, code: string) {
+    const [row] = await db.query<{ id: number; type: number; review_status: number }>(`SELECT id, type, review_status FROM organizations WHERE code = $1`, [code]);
+    return row;
+  },
+
+  async admins(db: Queryable, organizationId: number) {
+    return db.query<{ email: string; language: string; display_name: string }>(
+      `SELECT email, language, display_name FROM users WHERE organization_id = $1 AND is_org_admin`,
+      [organizationId],
+    );
+  },
+};

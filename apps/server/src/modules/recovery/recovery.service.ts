@@ -1,0 +1,59 @@
+import { PASSWORD_RESET_VALIDITY_MINUTES } from '@portal/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../platform/db.js';
+import type { Mailer } from '../../platform/mail.js';
+import { fail } from '../../platform/errors.js';
+import { hashPassword } from '../../platform/crypto.js';
+import { usersRepository } from '../users/users.repository.js';
+import { emailTokens, type EmailTokenPurpose } from '../users/email-tokens.repository.js';
+import { assertNewPassword } from '../users/password-policy.js';
+import { maskEmail } from '../users/user-info.js';
+import { sessionsRepository, loginFailuresRepository } from '../auth/sessions.repository.js';
+
+const RESET_PURPOSES: EmailTokenPurpose[] = ['reset_password', 'set_password'];
+
+/** Forgotten password: an emailed one-time link that expires, then a new password. */
+export class RecoveryService {
+  constructor(private readonly db: Db, private readonly mailer: Mailer, private readonly config: Config) {}
+
+  private async user(account: string) {
+    const user = await usersRepository.findByLogin(this.db, account);
+    if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'account' }, { field: 'account' });
+    return user;
+  }
+
+  async maskedEmail(account: string) {
+    return { email: maskEmail((await this.user(account)).email) };
+  }
+
+  async sendResetLink(account: string) {
+    const user = await this.user(account);
+    const token = await emailTokens.issue(this.db, Number(user.id), 'reset_password', PASSWORD_RESET_VALIDITY_MINUTES);
+    await this.mailer.send({
+      to: user.email, language: user.language, recipientName: user.display_name, template: 'resetPassword',
+      params: { account: user.account, minutes: PASSWORD_RESET_VALIDITY_MINUTES },
+      link: `${this.config.publicUrl}/forget-pass/${token}`,
+    });
+    return { email: maskEmail(user.email) };
+  }
+
+  async checkLink(token: string) {
+    const { userId } = await emailTokens.peek(this.db, token, RESET_PURPOSES);
+    const user = await usersRepository.findById(this.db, userId);
+    if (!user) fail('INVALID_LINK');
+    return { account: user.account };
+  }
+
+  /** Sets the new password, uses the link, ends every session and lifts a lockout. */
+  async resetPassword(token: string, password: string, confirmPassword: string) {
+    await emailTokens.peek(this.db, token, RESET_PURPOSES);
+    assertNewPassword(password, confirmPassword);
+    const hash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      const { userId } = await emailTokens.consume(tx, token, RESET_PURPOSES);
+      await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
+      await sessionsRepository.revokeAllOfUser(tx, userId, 'password_reset');
+      await loginFailuresRepository.clear(tx, userId);
+    });
+  }
+}

@@ -1,0 +1,133 @@
+import {
+  AGREEMENT_TYPES, EMAIL_CONFIRM_VALIDITY_HOURS, OrgType, ReviewStatus, UserStatus, type CompanyRegisterBody, type RegisterBody,
+} from '@portal/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../platform/db.js';
+import type { Mailer } from '../../platform/mail.js';
+import { fail } from '../../platform/errors.js';
+import { hashPassword, newCode } from '../../platform/crypto.js';
+import { usersRepository } from '../users/users.repository.js';
+import { emailTokens } from '../users/email-tokens.repository.js';
+import { assertNewPassword } from '../users/password-policy.js';
+import { organizationsRepository } from '../organizations/organizations.repository.js';
+import { agreementsRepository } from '../agreements/agreements.repository.js';
+
+type Registration = RegisterBody & Partial<Omit<CompanyRegisterBody, keyof RegisterBody>>;
+
+export class RegistrationService {
+  constructor(private readonly db: Db, private readonly mailer: Mailer, private readonly config: Config) {}
+
+  checkAccount(account: string) {
+    return usersRepository.accountExists(this.db, account);
+  }
+
+  /**
+   * A clinic or laboratory and its administrator. The user stays inactivated until the email is
+   * confirmed; a laboratory then waits for a super administrator's review.
+   */
+  async register(input: Registration) {
+    if (!input.agreePrivacy || !input.agreeCookie || !input.agreeTerms) {
+      const field = !input.agreePrivacy ? 'agreePrivacy' : !input.agreeCookie ? 'agreeCookie' : 'agreeTerms';
+      fail('AGREEMENTS_REQUIRED', { field }, { field });
+    }
+    assertNewPassword(input.password, input.confirmPassword);
+    const phone = input.phone ? input.phone : null;
+    const passwordHash = await hashPassword(input.password);
+
+    const { userId, userCode } = await this.db.transaction(async (tx) => {
+      // Checked inside the transaction; the unique indexes settle any race that slips past.
+      if (await usersRepository.accountExists(tx, input.account)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
+      if (await usersRepository.emailExists(tx, input.email)) fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
+      if (phone && (await usersRepository.phoneExists(tx, phone))) fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
+      const organizationId = await organizationsRepository.insert(tx, {
+        code: newCode('org'),
+        name: input.organizationName,
+        type: input.orgType,
+        region: input.region,
+        reviewStatus: input.orgType === OrgType.Lab ? ReviewStatus.Pending : ReviewStatus.Approved,
+        language: input.language,
+        email: input.email,
+        phone,
+        abbreviation: input.abbreviation,
+        licenseCode: input.licenseCode,
+        representativeName: input.representativeName,
+        country: input.country,
+        state: input.state,
+        city: input.city,
+        district: input.district,
+        postalCode: input.postalCode,
+        address: input.address,
+      });
+      const [role] = await tx.query<{ id: number }>(
+        `SELECT id FROM roles WHERE org_type = $1 AND is_default_for_registered AND organization_id IS NULL`,
+        [input.orgType],
+      );
+      if (!role) fail('INTERNAL');
+      const code = newCode('u');
+      const id = await usersRepository.insert(tx, {
+        userCode: code, account: input.account, email: input.email, phone, displayName: input.displayName, organizationId,
+        roleId: Number(role.id), status: UserStatus.Inactivated, isOrgAdmin: true, language: input.language, passwordHash,
+      });
+      // Ticking the boxes on the form is reading the agreements in force.
+      await agreementsRepository.markRead(tx, id, [...AGREEMENT_TYPES]);
+      return { userId: id, userCode: code };
+    }).catch((err: unknown) => {
+      if (isUniqueViolation(err)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
+      throw err;
+    });
+
+    await this.sendConfirmation(userId);
+    return { userCode, email: input.email, orgType: input.orgType };
+  }
+
+  async sendConfirmation(userId: number) {
+    const user = await usersRepository.findById(this.db, userId);
+    if (!user) fail('ACCOUNT_NOT_FOUND');
+    const token = await emailTokens.issue(this.db, userId, 'confirm_email', EMAIL_CONFIRM_VALIDITY_HOURS * 60);
+    await this.mailer.send({
+      to: user.email,
+      language: user.language,
+      recipientName: user.display_name,
+      template: 'confirmEmail',
+      params: { organization: user.org_name, hours: EMAIL_CONFIRM_VALIDITY_HOURS },
+      extraKeys: user.org_type === OrgType.Lab ? ['confirmEmail.labNote'] : [],
+      link: `${this.config.publicUrl}/email-verify/${token}`,
+    });
+  }
+
+  async confirmEmail(token: string) {
+    const { userId } = await emailTokens.consume(this.db, token, ['confirm_email']);
+    const user = await usersRepository.findById(this.db, userId);
+    if (!user) fail('INVALID_LINK');
+    if (user.status === UserStatus.Inactivated) await usersRepository.setStatus(this.db, userId, UserStatus.Activated);
+    if (user.org_type === OrgType.Lab && user.org_review_status === ReviewStatus.Pending) {
+      for (const admin of await usersRepository.superAdmins(this.db)) {
+        await this.mailer.send({
+          to: admin.email, language: admin.language, recipientName: admin.display_name, template: 'labSubmitted',
+          params: { organization: user.org_name, region: user.org_region.toUpperCase() },
+          link: `${this.config.publicUrl}/account/organizations`,
+        });
+      }
+    }
+    return { orgType: user.org_type, reviewStatus: user.org_review_status, account: user.account };
+  }
+
+  /** Sends a new confirmation link to an account that has not confirmed its email yet. */
+  async resendByEmail(email: string) {
+    const user = await usersRepository.findByEmail(this.db, email);
+    if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'email' }, { field: 'email' });
+    if (user.status !== UserStatus.Inactivated) fail('ALREADY_ACTIVATED');
+    await this.sendConfirmation(Number(user.id));
+  }
+
+  async resendByAccount(account: string) {
+    const user = await usersRepository.findByLogin(this.db, account);
+    if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'account' }, { field: 'account' });
+    if (user.status !== UserStatus.Inactivated) fail('ALREADY_ACTIVATED');
+    await this.sendConfirmation(Number(user.id));
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}

@@ -1,0 +1,104 @@
+import type { Queryable } from '../../platform/db.js';
+
+export interface UserRow {
+  id: number;
+  user_code: string;
+  account: string;
+  email: string;
+  phone: string | null;
+  display_name: string;
+  nickname: string | null;
+  avatar: string | null;
+  gender: number | null;
+  organization_id: number;
+  role_id: number;
+  status: number;
+  is_org_admin: boolean;
+  force_change_password: boolean;
+  tooth_numbering_system: string;
+  msg_receive_type: string;
+  receive_email: boolean;
+  language: string;
+  account_changed: boolean;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface UserWithOrgRow extends UserRow {
+  org_code: string;
+  org_name: string;
+  org_type: number;
+  org_region: string;
+  org_status: number;
+  org_review_status: number;
+  role_code: string;
+  role_name: string;
+}
+
+const WITH_ORG = `SELECT u.*, o.code AS org_code, o.name AS org_name, o.type AS org_type, o.region AS org_region,
+       o.status AS org_status, o.review_status AS org_review_status, r.code AS role_code, r.name AS role_name
+  FROM users u JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id`;
+
+export const usersRepository = {
+  async findById(db: Queryable, id: number): Promise<UserWithOrgRow | undefined> {
+    return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.id = $1`, [id]))[0];
+  },
+  /** Sign-in accepts the account name, the email or the phone number. */
+  async findByLogin(db: Queryable, login: string): Promise<UserWithOrgRow | undefined> {
+    return (
+      await db.query<UserWithOrgRow>(
+        `${WITH_ORG} WHERE lower(u.account) = lower($1) OR lower(u.email) = lower($1) OR u.phone = $1 ORDER BY (lower(u.account) = lower($1)) DESC LIMIT 1`,
+        [login],
+      )
+    )[0];
+  },
+  async findByEmail(db: Queryable, email: string): Promise<UserWithOrgRow | undefined> {
+    return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE lower(u.email) = lower($1)`, [email]))[0];
+  },
+  async accountExists(db: Queryable, account: string): Promise<boolean> {
+    return (await db.query(`SELECT 1 FROM users WHERE lower(account) = lower($1)`, [account])).length > 0;
+  },
+  async emailExists(db: Queryable, email: string): Promise<boolean> {
+    return (await db.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [email])).length > 0;
+  },
+  async phoneExists(db: Queryable, phone: string): Promise<boolean> {
+    return (await db.query(`SELECT 1 FROM users WHERE phone = $1`, [phone])).length > 0;
+  },
+  async insert(
+    db: Queryable,
+    u: {
+      userCode: string; account: string; email: string; phone: string | null; displayName: string; organizationId: number;
+      roleId: number; status: number; isOrgAdmin: boolean; language: string; passwordHash: string; forceChangePassword?: boolean;
+    },
+  ): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO users (user_code, account, email, phone, display_name, organization_id, role_id, status, is_org_admin, language, password_hash, force_change_password)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+      [u.userCode, u.account, u.email, u.phone, u.displayName, u.organizationId, u.roleId, u.status, u.isOrgAdmin, u.language, u.passwordHash, u.forceChangePassword ?? false],
+    );
+    return Number(row!.id);
+  },
+  async setStatus(db: Queryable, id: number, status: number) {
+    await db.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  },
+  async setPassword(db: Queryable, id: number, passwordHash: string, opts: { clearForce: boolean }) {
+    await db.query(
+      `UPDATE users SET password_hash = $2, password_changed_at = now(), updated_at = now(),
+              force_change_password = CASE WHEN $3 THEN false ELSE force_change_password END WHERE id = $1`,
+      [id, passwordHash, opts.clearForce],
+    );
+  },
+  async update(db: Queryable, id: number, fields: Record<string, unknown>) {
+    const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+    if (!entries.length) return;
+    const sets = entries.map(([k], i) => `${k} = $${i + 2}`);
+    await db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [id, ...entries.map(([, v]) => v)]);
+  },
+  async superAdmins(db: Queryable): Promise<Array<{ email: string; language: string; display_name: string }>> {
+    return db.query(
+      `SELECT u.email, u.language, u.display_name FROM users u JOIN organizations o ON o.id = u.organization_id
+        WHERE o.type = 1 AND u.status = 1 AND u.receive_email`,
+    );
+  },
+};

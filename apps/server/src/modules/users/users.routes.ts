@@ -1,0 +1,38 @@
+import { ChangePassBody, EmptyEnvelope, ForceChangePassBody, ToothNumberingBody, UpdateUserBody, UserInfo, envelope } from '@portal/contracts';
+import { ok } from '../../platform/http.js';
+import type { Module, Platform } from '../../platform/services.js';
+import { UsersService } from './users.service.js';
+
+export function usersModule(p: Platform, users = new UsersService(p.db)): Module {
+  return {
+    privateRoutes(app) {
+      app.post('/user/info', {
+        schema: { tags: ['users'], summary: 'The signed-in user with organization and role', response: { 200: envelope(UserInfo) } },
+        config: { allowForcedPasswordChange: true },
+      }, async (request) => ok(request, await users.info(request.auth.userId)));
+
+      app.post('/user/update', {
+        schema: { tags: ['users'], summary: 'Update own account info', body: UpdateUserBody, response: { 200: envelope(UserInfo) } },
+      }, async (request) => ok(request, await users.update(request.auth.userId, request.body)));
+
+      app.post('/user/setToothNumberingSystem', {
+        schema: { tags: ['users'], summary: "Set the tooth numbering system ('universal' or 'fdi'; anything else is fdi)", body: ToothNumberingBody, response: { 200: envelope(UserInfo) } },
+      }, async (request) => ok(request, await users.setToothNumbering(request.auth.userId, request.body.toothNumberingSystem)));
+
+      app.post('/user/changePass', {
+        schema: { tags: ['users'], summary: 'Change own password (ends the other sessions)', body: ChangePassBody, response: { 200: EmptyEnvelope } },
+      }, async (request) => {
+        await users.changePassword(request.auth.userId, request.auth.sessionId, request.body);
+        return ok(request, null);
+      });
+
+      app.post('/user/forceChangePass', {
+        schema: { tags: ['users'], summary: 'Change a password the user was flagged to change', body: ForceChangePassBody, response: { 200: EmptyEnvelope } },
+        config: { allowForcedPasswordChange: true },
+      }, async (request) => {
+        await users.forceChangePassword(request.auth.userId, request.auth.sessionId, request.body);
+        return ok(request, null);
+      });
+    },
+  };
+}

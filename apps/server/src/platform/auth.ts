@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { OrgStatus, UserStatus } from '@portal/contracts';
+import type { Db } from './db.js';
+import { fail } from './errors.js';
+import { readInfoHeader } from './http.js';
+
+export interface AuthContext {
+  userId: number;
+  userCode: string;
+  organizationId: number;
+  orgType: number;
+  roleId: number;
+  sessionId: string;
+  forceChangePassword: boolean;
+  identityVerifiedUntil: Date | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** A permission code (`resource:action`) the caller's role must hold. */
+    permission?: string;
+    /** The caller must have re-entered their password within the grace period (§4). */
+    sensitive?: boolean;
+    /** Reachable while the user still has to change a forced password. */
+    allowForcedPasswordChange?: boolean;
+  }
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+  constructor(secret: string, readonly ttlSeconds: number) {
+    this.key = new TextEncoder().encode(secret);
+  }
+  sign(claims: { userCode: string; sessionId: string }): Promise<string> {
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.userCode)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.key);
+  }
+  async verify(token: string): Promise<{ userCode: string; sessionId: string; issuedAt: number } | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return { userCode: payload.sub, sessionId: payload.sid, issuedAt: payload.iat ?? 0 };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+}
+
+export function readAccessToken(request: FastifyRequest): string | undefined {
+  const fromInfo = readInfoHeader(request).accessToken;
+  if (typeof fromInfo === 'string' && fromInfo) return fromInfo;
+  const header = request.headers.authorization;
+  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return undefined;
+}
+
+interface SessionRow {
+  user_id: number;
+  user_code: string;
+  organization_id: number;
+  role_id: number;
+  status: number;
+  force_change_password: boolean;
+  org_type: number;
+  org_status: number;
+  revoked_at: Date | null;
+  expires_at: Date;
+  identity_verified_until: Date | null;
+}
+
+/**
+ * Authentication for a whole route subtree: the token, then one query for the live session,
+ * the user and the organization, so revocation and disabling take effect at once.
+ */
+export function registerAuthentication(scope: FastifyInstance, deps: { db: Db; tokens: TokenService }) {
+  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = readAccessToken(request);
+    if (!token) fail('TOKEN_INVALID');
+    const claims = await deps.tokens.verify(token);
+    if (!claims) fail('TOKEN_INVALID');
+    const [row] = await deps.db.query<SessionRow>(
+      `SELECT u.id AS user_id, u.user_code, u.organization_id, u.role_id, u.status, u.force_change_password,
+              o.type AS org_type, o.status AS org_status, s.revoked_at, s.expires_at, s.identity_verified_until
+         FROM sessions s JOIN users u ON u.id = s.user_id JOIN organizations o ON o.id = u.organization_id
+        WHERE s.id = $1`,
+      [claims.sessionId],
+    );
+    if (!row || row.user_code !== claims.userCode) fail('TOKEN_INVALID');
+    if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
+    if (row.status === UserStatus.Disabled) fail('SESSION_ENDED', {}, null);
+    if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
+    request.auth = {
+      userId: Number(row.user_id),
+      userCode: row.user_code,
+      organizationId: Number(row.organization_id),
+      orgType: row.org_type,
+      roleId: Number(row.role_id),
+      sessionId: claims.sessionId,
+      forceChangePassword: row.force_change_password,
+      identityVerifiedUntil: row.identity_verified_until ? new Date(row.identity_verified_until) : null,
+    };
+    // Sliding renewal: past half its life the access token is replaced, so an active session without
+    // "stay signed in" lasts while the user works and ends soon after they stop.
+    if (Date.now() / 1000 - claims.issuedAt > deps.tokens.ttlSeconds / 2) {
+      reply.header('x-access-token', await deps.tokens.sign({ userCode: row.user_code, sessionId: claims.sessionId }));
+    }
+  });
+
+  scope.addHook('preHandler', async (request: FastifyRequest) => {
+    const cfg = request.routeOptions.config;
+    if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange) fail('NO_PERMISSION', {}, { forceChangePassword: true });
+    if (cfg.permission) {
+      const [hit] = await deps.db.query(
+        `SELECT 1 FROM role_menus rm JOIN menus m ON m.id = rm.menu_id
+          WHERE rm.role_id = $1 AND ($2 = ANY (m.api_permissions) OR '*:*:*' = ANY (m.api_permissions)) LIMIT 1`,
+        [request.auth.roleId, cfg.permission],
+      );
+      if (!hit) fail('NO_PERMISSION');
+    }
+    if (cfg.sensitive) {
+      const until = request.auth.identityVerifiedUntil;
+      if (!until || until < new Date()) fail('REAUTH_REQUIRED');
+    }
+  });
+}

@@ -1,0 +1,113 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERRORS, normalizeLanguage, type Language } from '@portal/contracts';
+import { AppError } from './errors.js';
+import { t } from './i18n.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    timezone: string;
+  }
+}
+
+/** The `info` header of spec §7: a JSON object; only what the server uses is read. */
+export function readInfoHeader(request: FastifyRequest): { accessToken?: string; endPointClass?: string; appCode?: string } {
+  const raw = request.headers.info;
+  if (typeof raw !== 'string' || raw.length > 4096) return {};
+  try {
+    const parsed = JSON.parse(decodeURIComponent(raw)) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function ok<T>(request: FastifyRequest, data: T) {
+  return { code: 200, msg: t(request.lang, 'success'), data };
+}
+
+function fieldOf(path: string): string {
+  return path.replace(/^\//, '').replace(/\//g, '.') || 'body';
+}
+
+/** Turns a schema validation failure into the catalogue's PARAM_INVALID naming the field. */
+function validationMessage(request: FastifyRequest, error: FastifyError) {
+  const issues = (error.validation ?? []).map((v) => {
+    const field = fieldOf(v.instancePath);
+    const params = v.params as Record<string, unknown>;
+    let key = 'paramInvalid';
+    const vars: Record<string, string | number> = { field };
+    if (v.keyword === 'invalid_type' && (params.input === undefined || params.input === null)) key = 'paramRequired';
+    else if (v.keyword === 'invalid_type') key = 'paramWrongType';
+    else if (v.keyword === 'too_big' && params.origin === 'string') {
+      key = 'paramTooLong';
+      vars.n = Number(params.maximum);
+    } else if (v.keyword === 'too_small' && params.origin === 'string' && Number(params.minimum) <= 1) key = 'paramRequired';
+    else if (v.keyword === 'too_small' && params.origin === 'string') {
+      key = 'paramTooShort';
+      vars.n = Number(params.minimum);
+    } else if (v.keyword === 'invalid_value' || v.keyword === 'invalid_union') {
+      key = 'paramUnknownValue';
+      vars.values = Array.isArray(params.values) ? params.values.join(', ') : '';
+      if (!vars.values) key = 'paramInvalid';
+    } else if (v.keyword === 'unrecognized_keys') key = 'paramUnknownField';
+    return { field, message: t(request.lang, key, vars) };
+  });
+  return issues;
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      const msg = t(request.lang, error.messageKey ?? error.entry.key, error.params);
+      return reply.status(error.entry.status).send({ code: error.entry.code, msg: error.params.field && error.messageKey ? `${error.params.field}: ${msg}` : msg, data: error.data });
+    }
+    if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      const issues = validationMessage(request, error);
+      const first = issues[0] ?? { field: 'body', message: t(request.lang, 'paramInvalid', { field: 'body' }) };
+      return reply.status(400).send({
+        code: ERRORS.PARAM_INVALID.code,
+        msg: `${first.field}: ${first.message}`,
+        data: { field: first.field, errors: issues },
+      });
+    }
+    const status = error.statusCode ?? 500;
+    const byStatus: Record<number, keyof typeof ERRORS> = {
+      400: 'PARAM_INVALID',
+      404: 'NOT_FOUND',
+      413: 'PAYLOAD_TOO_LARGE',
+      415: 'UNSUPPORTED_MEDIA_TYPE',
+      429: 'TOO_MANY_REQUESTS',
+    };
+    const name = status < 500 ? (byStatus[status] ?? 'PARAM_INVALID') : 'INTERNAL';
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    const entry = ERRORS[name];
+    return reply
+      .status(status < 500 ? status : 500)
+      .send({ code: entry.code, msg: t(request.lang, entry.key, { field: 'body' }), data: null });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: t(request.lang, ERRORS.NOT_FOUND.key), data: null }),
+  );
+}
+
+export function registerRequestContext(app: FastifyInstance) {
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('timezone', 'UTC');
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.lang;
+    const accept = request.headers['accept-language'];
+    request.lang = normalizeLanguage(typeof header === 'string' ? header : typeof accept === 'string' ? accept.split(',')[0] : undefined);
+    const tz = request.headers.timezone;
+    if (typeof tz === 'string' && tz.length < 64) {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        request.timezone = tz;
+      } catch {
+        request.timezone = 'UTC';
+      }
+    }
+  });
+}

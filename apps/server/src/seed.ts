@@ -1,0 +1,47 @@
+import { AGREEMENT_TYPES, OrgType, ReviewStatus, UserStatus } from '@portal/contracts';
+import type { Db } from './platform/db.js';
+import { hashPassword, newCode } from './platform/crypto.js';
+import { usersRepository } from './modules/users/users.repository.js';
+import { organizationsRepository } from './modules/organizations/organizations.repository.js';
+import { agreementsRepository } from './modules/agreements/agreements.repository.js';
+
+export const DEMO_ACCOUNTS = [
+  { account: 'admin', orgType: OrgType.Inner, role: 'super_admin', organization: 'Portal Operations', label: 'super administrator' },
+  { account: 'clinic', orgType: OrgType.Clinic, role: 'clinic_admin', organization: 'Bright Smile Dental Clinic', label: 'clinic administrator' },
+  { account: 'lab', orgType: OrgType.Lab, role: 'lab_admin', organization: 'Precision Dental Lab', label: 'laboratory administrator' },
+  { account: 'dealer', orgType: OrgType.Dealer, role: 'dealer_admin', organization: 'Dental Supply Partners', label: 'dealer administrator' },
+  { account: 'oem', orgType: OrgType.Oem, role: 'oem_admin', organization: 'Scanner Works', label: 'OEM administrator' },
+] as const;
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM users LIMIT 1')).length === 0;
+}
+
+/** Creates an active user with its own organization; used by the demo seed and `admin:create`. */
+export async function createAccount(
+  db: Db,
+  a: { account: string; email: string; password: string; orgType: number; roleCode: string; organization: string; region: string; displayName?: string },
+) {
+  const passwordHash = await hashPassword(a.password);
+  return db.transaction(async (tx) => {
+    const organizationId = await organizationsRepository.insert(tx, {
+      code: newCode('org'), name: a.organization, type: a.orgType, region: a.region, reviewStatus: ReviewStatus.Approved, language: 'en', email: a.email,
+    });
+    const [role] = await tx.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [a.roleCode]);
+    const userId = await usersRepository.insert(tx, {
+      userCode: newCode('u'), account: a.account, email: a.email, phone: null, displayName: a.displayName ?? a.organization, organizationId,
+      roleId: Number(role!.id), status: UserStatus.Activated, isOrgAdmin: true, language: 'en', passwordHash,
+    });
+    await agreementsRepository.markRead(tx, userId, [...AGREEMENT_TYPES]);
+    return userId;
+  });
+}
+
+export async function seedDemo(db: Db, password: string, region: string) {
+  for (const d of DEMO_ACCOUNTS) {
+    await createAccount(db, {
+      account: d.account, email: `${d.account}@demo.dental-portal.test`, password, orgType: d.orgType, roleCode: d.role,
+      organization: d.organization, region, displayName: d.organization,
+    });
+  }
+}

@@ -1,0 +1,3 @@
+import { http } from '../../../lib/http';
+
+export const changePass = (body: { oldPassword: string; password: string; confirmPassword: string }) => http.post<null>('user/changePass', body);

@@ -1,0 +1,77 @@
+/** Enumerations of the specification (§3, §4, §6). Numeric codes are part of the API contract. */
+
+export const LANGUAGES = [
+  'en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'no', 'da',
+  'hu', 'ru', 'zh-CN', 'zh-TW', 'ja', 'el', 'hr', 'sk', 'sl', 'tr',
+] as const;
+export type Language = (typeof LANGUAGES)[number];
+/** Each language's own name, for the switcher. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', pt: 'Português',
+  nl: 'Nederlands', pl: 'Polski', sv: 'Svenska', no: 'Norsk', da: 'Dansk', hu: 'Magyar',
+  ru: 'Русский', 'zh-CN': '简体中文', 'zh-TW': '繁體中文', ja: '日本語', el: 'Ελληνικά',
+  hr: 'Hrvatski', sk: 'Slovenčina', sl: 'Slovenščina', tr: 'Türkçe',
+};
+export function normalizeLanguage(value: string | undefined | null): Language {
+  if (!value) return 'en';
+  const exact = LANGUAGES.find((l) => l.toLowerCase() === value.toLowerCase());
+  if (exact) return exact;
+  const base = value.split(/[-_]/)[0]!.toLowerCase();
+  if (base === 'zh') return /tw|hk|hant/i.test(value) ? 'zh-TW' : 'zh-CN';
+  if (base === 'nb' || base === 'nn') return 'no';
+  return LANGUAGES.find((l) => l === base) ?? 'en';
+}
+
+export const THEMES = ['light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const REGIONS = ['us', 'eu', 'uk'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** User types (§6). */
+export const UserType = { SuperAdmin: 1, Clinic: 2, Lab: 3, Dealer: 4, Oem: 5 } as const;
+export type UserType = (typeof UserType)[keyof typeof UserType];
+
+/** Organization types (§6). */
+export const OrgType = { NotAssigned: 0, Inner: 1, Clinic: 2, Lab: 3, Dealer: 4, Oem: 5 } as const;
+export type OrgType = (typeof OrgType)[keyof typeof OrgType];
+
+/** User statuses (§4). */
+export const UserStatus = { Inactivated: 0, Activated: 1, Disabled: 2 } as const;
+export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
+
+/** Organization statuses: an organization is usable, or disabled by a super administrator. */
+export const OrgStatus = { Active: 1, Disabled: 2 } as const;
+export type OrgStatus = (typeof OrgStatus)[keyof typeof OrgStatus];
+
+/** Review of a laboratory registration by a super administrator. Clinics are approved on creation. */
+export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
+export type ReviewStatus = (typeof ReviewStatus)[keyof typeof ReviewStatus];
+
+export const Gender = { Male: 1, Female: 2 } as const;
+
+export const TOOTH_NUMBERING_SYSTEMS = ['fdi', 'universal'] as const;
+export type ToothNumberingSystem = (typeof TOOTH_NUMBERING_SYSTEMS)[number];
+/** Anything but 'universal' is FDI (§3). */
+export function normalizeToothNumbering(value: unknown): ToothNumberingSystem {
+  return value === 'universal' ? 'universal' : 'fdi';
+}
+
+export const MSG_RECEIVE_TYPES = ['station', 'sms'] as const;
+
+/** Menu item types (§2). */
+export const MenuType = { Screen: 1, Button: 2 } as const;
+
+/** Agreement types a user must have read. */
+export const AGREEMENT_TYPES = ['privacy', 'cookie', 'terms'] as const;
+export type AgreementType = (typeof AGREEMENT_TYPES)[number];
+
+/** Partner statuses (§4); the transitions come with the partnerships work. */
+export const PartnerStatus = { Temporary: -2, Applying: 0, Accepted: 1, Rejected: 2, Canceled: 3, Terminated: 4 } as const;
+
+export const CASE_STATUSES = ['registered', 'toBeProgressed', 'scanCompleted', 'uploaded', 'ordered', 'completed', 'sent', 'notSent', 'accepted', 'rejected'] as const;
+export const ORDER_STATUSES = ['pending', 'accepted', 'ready', 'shipped', 'completed', 'canceled', 'rejected'] as const;
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+
+/** Upload targets (§3). */
+export const UPLOAD_TARGETS = ['avatar', 'license', 'voice', 'organization'] as const;

@@ -1,0 +1,72 @@
+/**
+ * The error catalogue (§8): one table for the server, the web client and the docs.
+ * `code` is the contract in the body; `status` is the HTTP status of its class;
+ * `key` names the message in the `errors` locale namespace.
+ */
+export const ERRORS = {
+  SUCCESS: { code: 200, status: 200, key: 'success' },
+  PARAM_INVALID: { code: 400, status: 400, key: 'paramInvalid' },
+  TOKEN_INVALID: { code: 401, status: 401, key: 'tokenInvalid' },
+  SESSION_ENDED: { code: 402, status: 401, key: 'sessionEnded' },
+  ACCESS_DENIED: { code: 403, status: 403, key: 'accessDenied' },
+  NOT_FOUND: { code: 404, status: 404, key: 'notFound' },
+  PARTNER_NAME_UNAVAILABLE: { code: 410, status: 404, key: 'partnerNameUnavailable' },
+  AUTH_ACCOUNT_MISSING: { code: 411, status: 404, key: 'authAccountMissing' },
+  PAYLOAD_TOO_LARGE: { code: 413, status: 413, key: 'payloadTooLarge' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 415, status: 415, key: 'unsupportedMediaType' },
+  TOO_MANY_REQUESTS: { code: 429, status: 429, key: 'tooManyRequests' },
+  INTERNAL: { code: 500, status: 500, key: 'somethingWentWrong' },
+  SERVICE_UNAVAILABLE: { code: 503, status: 503, key: 'serviceUnavailable' },
+  NO_PERMISSION: { code: 1002, status: 403, key: 'noPermission' },
+  ACCOUNT_NOT_FOUND: { code: 1003, status: 400, key: 'accountNotFound' },
+  INVALID_PASSWORD: { code: 1004, status: 400, key: 'invalidPassword' },
+  USER_DISABLED: { code: 1005, status: 403, key: 'userDisabled' },
+  ORGANIZATION_DISABLED: { code: 1006, status: 403, key: 'organizationDisabled' },
+  ACCOUNT_TAKEN: { code: 1007, status: 409, key: 'accountTaken' },
+  EMAIL_TAKEN: { code: 1008, status: 409, key: 'emailTaken' },
+  PHONE_TAKEN: { code: 1009, status: 409, key: 'phoneTaken' },
+  CAPTCHA_REQUIRED: { code: 1010, status: 400, key: 'captchaRequired' },
+  PASSWORD_RULE: { code: 1011, status: 400, key: 'passwordRule' },
+  PASSWORDS_DONT_MATCH: { code: 1012, status: 400, key: 'passwordsDontMatch' },
+  REFRESH_TOKEN_INVALID: { code: 1013, status: 401, key: 'refreshTokenInvalid' },
+  REAUTH_REQUIRED: { code: 1014, status: 403, key: 'reauthRequired' },
+  AGREEMENTS_REQUIRED: { code: 1015, status: 400, key: 'agreementsRequired' },
+  LAB_PENDING_REVIEW: { code: 1016, status: 403, key: 'labPendingReview' },
+  LAB_REJECTED: { code: 1017, status: 403, key: 'labRejected' },
+  ALREADY_ACTIVATED: { code: 1018, status: 409, key: 'alreadyActivated' },
+  EMAIL_NOT_VERIFIED: { code: 1019, status: 403, key: 'emailNotVerified' },
+  ALREADY_REVIEWED: { code: 1020, status: 409, key: 'alreadyReviewed' },
+  SAME_PASSWORD: { code: 1021, status: 400, key: 'samePassword' },
+  RESET_NEEDS_VERIFICATION: { code: 1074, status: 403, key: 'resetNeedsVerification' },
+  TOO_MANY_LOGIN_FAILURES: { code: 1075, status: 429, key: 'tooManyLoginFailures' },
+  RESOURCE_PREPARING: { code: 2007, status: 409, key: 'resourcePreparing' },
+  REPORT_LINK_EXPIRED: { code: 2009, status: 410, key: 'reportLinkExpired' },
+  LINK_EXPIRED: { code: 2020, status: 410, key: 'linkExpired' },
+  INVALID_LINK: { code: 2021, status: 404, key: 'invalidLink' },
+  INSUFFICIENT_STORAGE: { code: 2022, status: 507, key: 'insufficientStorage' },
+  VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
+  REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
+} as const;
+
+export type ErrorName = keyof typeof ERRORS;
+export type ErrorEntry = (typeof ERRORS)[ErrorName];
+
+const BY_CODE = new Map<number, ErrorEntry & { name: ErrorName }>(
+  (Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code, { ...ERRORS[name], name }]),
+);
+export function errorByCode(code: number) {
+  return BY_CODE.get(code);
+}
+
+/** Codes the generic error display ignores (§8): their screens handle them. */
+export const IGNORED_ERROR_CODES: readonly number[] = [1019, 1002, 2007, 2020, 410, 411, 3002, 10503, 1074, 2009, 1075];
+
+/** Codes on which the client shows the message and signs out (§8). */
+export const LOGOUT_ERROR_CODES: readonly number[] = [402, 503];
+
+/** The response envelope of every call. */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
