@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { OrgType, ReviewStatus, UserStatus, AGREEMENT_TYPES } from '@portal/contracts';
+import { loadConfig, type Config } from '../src/config.js';
+import { buildApp } from '../src/app.js';
+import { pgliteDb, postgresDb, type Db } from '../src/platform/db.js';
+import { hashPassword, newCode } from '../src/platform/crypto.js';
+import { organizationsRepository } from '../src/modules/organizations/organizations.repository.js';
+import { usersRepository } from '../src/modules/users/users.repository.js';
+import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
+import { postgresAdminUrl, testDbKind, withDatabase } from './db-url.js';
+
+export const PASSWORD = 'Dental#2026';
+
+/** A fresh database for one test file, cloned from the migrated template. */
+export async function freshDb(): Promise<Db> {
+  if (testDbKind() === 'postgres') {
+    const name = `portal_t_${randomBytes(6).toString('hex')}`;
+    const admin = postgresDb(postgresAdminUrl(), 1);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    await admin.close();
+    const db = postgresDb(withDatabase(postgresAdminUrl(), name), 5);
+    const close = db.close;
+    db.close = async () => {
+      await close();
+      const a = postgresDb(postgresAdminUrl(), 1);
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.close();
+    };
+    return db;
+  }
+  const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  return pgliteDb(await PGlite.create({ loadDataDir: dump }));
+}
+
+export interface Harness {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  db: Db;
+  config: Config;
+  /** POST (or GET) to /api/v2/<path>; JSON body unless `form` is given. */
+  call: (path: string, opts?: CallOptions) => Promise<{ status: number; code: number; msg: string; data: any; headers: Record<string, unknown> }>;
+  close: () => Promise<void>;
+}
+export interface CallOptions {
+  body?: Record<string, unknown>;
+  form?: Record<string, string>;
+  token?: string;
+  method?: 'GET' | 'POST';
+  lang?: string;
+  headers?: Record<string, string>;
+}
+
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const config = loadConfig(
+    { NODE_ENV: 'test', PUBLIC_URL: 'http://portal.test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', JWT_SECRET: randomBytes(32).toString('hex'), ...env },
+    { persistSecret: false },
+  );
+  const db = await freshDb();
+  const app = await buildApp({ config, db, serveWeb: false, logger: false });
+  await app.ready();
+  const call: Harness['call'] = async (path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.info = JSON.stringify({ appCode: 'test', accessToken: opts.token, endPointClass: 'web' });
+    if (opts.lang) headers.lang = opts.lang;
+    let payload: string | undefined;
+    if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(opts.form).toString();
+    } else if (opts.body) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(opts.body);
+    }
+    const res = await app.inject({ method: opts.method ?? 'POST', url: `/api/v2/${path}`, headers, payload });
+    const json = res.headers['content-type']?.toString().includes('json') ? res.json() : { code: 0, msg: '', data: res.body };
+    return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
+  };
+  return { app, db, config, call, close: async () => { await app.close(); await db.close(); } };
+}
+
+let seq = 0;
+/** An organization with its administrator, in whatever state a test needs. */
+export async function createUser(
+  db: Db,
+  opts: {
+    orgType?: number; status?: number; reviewStatus?: number; orgStatus?: number; account?: string; email?: string; phone?: string;
+    forceChangePassword?: boolean; password?: string; language?: string; agreementsRead?: boolean;
+  } = {},
+) {
+  seq += 1;
+  const orgType = opts.orgType ?? OrgType.Clinic;
+  const account = opts.account ?? `user${seq}${randomBytes(2).toString('hex')}`;
+  const email = opts.email ?? `${account}@example.test`;
+  const roleCode = { 1: 'super_admin', 2: 'clinic_admin', 3: 'lab_admin', 4: 'dealer_admin', 5: 'oem_admin' }[orgType] ?? 'clinic_admin';
+  const organizationId = await organizationsRepository.insert(db, {
+    code: newCode('org'), name: `Org ${account}`, type: orgType, region: 'us', reviewStatus: opts.reviewStatus ?? ReviewStatus.Approved,
+    language: opts.language ?? 'en', email,
+  });
+  if (opts.orgStatus) await db.query('UPDATE organizations SET status = $2 WHERE id = $1', [organizationId, opts.orgStatus]);
+  const [role] = await db.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [roleCode]);
+  const userId = await usersRepository.insert(db, {
+    userCode: newCode('u'), account, email, phone: opts.phone ?? null, displayName: `User ${account}`, organizationId, roleId: Number(role!.id),
+    status: opts.status ?? UserStatus.Activated, isOrgAdmin: true, language: opts.language ?? 'en',
+    passwordHash: await hashPassword(opts.password ?? PASSWORD), forceChangePassword: opts.forceChangePassword ?? false,
+  });
+  if (opts.agreementsRead !== false) await agreementsRepository.markRead(db, userId, [...AGREEMENT_TYPES]);
+  return { userId, organizationId, account, email };
+}
+
+export async function login(h: Harness, account: string, password = PASSWORD, saveLogin = true) {
+  const res = await h.call('login', { body: { account, password, saveLogin } });
+  if (res.code !== 200) throw new Error(`login failed: ${res.code} ${res.msg}`);
+  return res.data as { accessToken: string; refreshToken: string };
+}
+
+/** A snapshot of the tables a bad request must leave untouched. */
+export async function snapshot(db: Db) {
+  const tables = ['organizations', 'users', 'sessions', 'refresh_tokens', 'email_tokens', 'mail_outbox', 'agreement_read_logs', 'login_failures'];
+  const out: Record<string, unknown> = {};
+  for (const t of tables) out[t] = await db.query(`SELECT * FROM ${t} ORDER BY 1`);
+  return JSON.stringify(out);
+}
+
+/** The link a mail in the outbox carries, by purpose path (e.g. /email-verify/). */
+export async function linkFromOutbox(db: Db, to: string, pathPart: string): Promise<string> {
+  const rows = await db.query<{ body_text: string }>(`SELECT body_text FROM mail_outbox WHERE lower(to_address) = lower($1) ORDER BY id DESC`, [to]);
+  for (const r of rows) {
+    const m = r.body_text.match(new RegExp(`https?://\\S*${pathPart}([A-Za-z0-9_-]+)`));
+    if (m) return m[1]!;
+  }
+  throw new Error(`no ${pathPart} link mailed to ${to}`);
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.js';
+import { generateOpenApi, OPENAPI_FILE } from '../src/openapi.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe('platform', () => {
+  it('reports health including the database', async () => {
+    const res = await h.call('common/monitor', { method: 'GET' });
+    expect(res.status).toBe(200);
+    expect(res.code).toBe(200);
+    expect(res.data).toMatchObject({ status: 'ok', database: 'ok' });
+  });
+
+  it('serves the application config without trailing slashes', async () => {
+    const res = await h.call('app_config/get');
+    expect(res.code).toBe(200);
+    expect(res.data.apiEndpoint).toBe('http://portal.test/api/v2');
+    expect(res.data.wsEndpoint).toBe('ws://portal.test/ws');
+    expect(res.data.themeCfgJson.defaultTheme).toBe('light');
+    for (const key of ['agreement', 'appmanager', 'appName', 'pageTagName', 'isInternationalSite', 'copyright', 'supportUrl', 'registerShowVersion']) {
+      expect(res.data).toHaveProperty(key);
+    }
+  });
+
+  it('issues a captcha and draws it as SVG; an unknown id is an invalid link', async () => {
+    const init = await h.call('common/captcha/init', { method: 'GET' });
+    expect(init.data.captchaId).toMatch(/^[0-9a-f]{32}$/);
+    const img = await h.app.inject({ url: `/api/v2/common/captcha/draw/${init.data.captchaId}` });
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toContain('image/svg+xml');
+    expect(img.body).toContain('<svg');
+    const missing = await h.app.inject({ url: '/api/v2/common/captcha/draw/nope' });
+    expect(missing.json().code).toBe(2021);
+  });
+
+  it('answers unknown paths with the catalogue 404', async () => {
+    const res = await h.call('no/such/call');
+    expect(res.status).toBe(404);
+    expect(res.code).toBe(404);
+  });
+
+  it('refuses malformed JSON and oversized bodies with 400-class codes, never 500', async () => {
+    const bad = await h.app.inject({ method: 'POST', url: '/api/v2/login', headers: { 'content-type': 'application/json' }, payload: '{"account":' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe(400);
+    const big = await h.app.inject({ method: 'POST', url: '/api/v2/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'x'.repeat(400_000), password: 'y' }) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().code).toBe(413);
+    const media = await h.app.inject({ method: 'POST', url: '/api/v2/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    expect(media.statusCode).toBe(415);
+    expect(media.json().code).toBe(415);
+  });
+
+  it('sets security headers, a content security policy and a request id; no CORS by default', async () => {
+    const res = await h.app.inject({ url: '/api/v2/common/monitor', headers: { origin: 'http://evil.test' } });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers in the language of the lang header', async () => {
+    const de = await h.call('login', { body: { account: 'nobody-here', password: 'x' }, lang: 'de' });
+    expect(de.code).toBe(1003);
+    const en = await h.call('login', { body: { account: 'nobody-here', password: 'x' } });
+    expect(en.msg).toBe("This account doesn't exist");
+    expect(de.msg).not.toBe(en.msg);
+  });
+
+  it('serves the OpenAPI document, identical to the committed docs/openapi.json', async () => {
+    const res = await h.app.inject({ url: '/api/v2/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paths['/api/v2/login']).toBeTruthy();
+    const committed = readFileSync(OPENAPI_FILE, 'utf8');
+    // Run `npm run openapi` after changing a route schema.
+    expect(await generateOpenApi()).toBe(committed);
+  });
+
+  it('serves Swagger UI', async () => {
+    const res = await h.app.inject({ url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('swagger');
+  });
+});

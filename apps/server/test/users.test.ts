@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrgType } from '@portal/contracts';
+import { createHarness, createUser, login, PASSWORD, snapshot, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe('user info and own account', () => {
+  it('returns the user with organization, role and the tooth numbering system', async () => {
+    const u = await createUser(h.db, { orgType: OrgType.Lab });
+    const t = await login(h, u.account);
+    const info = await h.call('user/info', { token: t.accessToken });
+    expect(info.data).toMatchObject({ account: u.account, userType: 3, toothNumberingSystem: 'fdi', role: { code: 'lab_admin' }, organization: { type: 3 } });
+    expect((await h.call('user/setToothNumberingSystem', { token: t.accessToken, body: { toothNumberingSystem: 'universal' } })).data.toothNumberingSystem).toBe('universal');
+    // Anything but 'universal' is FDI.
+    expect((await h.call('user/setToothNumberingSystem', { token: t.accessToken, body: { toothNumberingSystem: 'palmer' } })).data.toothNumberingSystem).toBe('fdi');
+  });
+
+  it('updates own info and validates it', async () => {
+    const u = await createUser(h.db);
+    const other = await createUser(h.db, { phone: '+1 555 0199' });
+    void other;
+    const t = await login(h, u.account);
+    const res = await h.call('user/update', { token: t.accessToken, body: { displayName: 'Dr. New', language: 'fr', gender: '2', receiveEmail: 'false' } });
+    expect(res.data).toMatchObject({ displayName: 'Dr. New', language: 'fr', gender: 2, receiveEmail: false });
+    const before = await snapshot(h.db);
+    expect((await h.call('user/update', { token: t.accessToken, body: { gender: 3 } })).data.field).toBe('gender');
+    expect((await h.call('user/update', { token: t.accessToken, body: { language: 'klingon' } })).data.field).toBe('language');
+    expect((await h.call('user/update', { token: t.accessToken, body: { phone: '+1 555 0199' } })).code).toBe(1009);
+    expect(await snapshot(h.db)).toBe(before);
+  });
+
+  it('changes the password with the old one and ends the other sessions', async () => {
+    const u = await createUser(h.db);
+    const a = await login(h, u.account);
+    const b = await login(h, u.account);
+    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: 'Wrong#1234', password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' } })).code).toBe(1004);
+    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: PASSWORD, password: PASSWORD, confirmPassword: PASSWORD } })).code).toBe(1021);
+    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: PASSWORD, password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' } })).code).toBe(200);
+    expect((await h.call('user/info', { token: a.accessToken })).code).toBe(200);
+    expect((await h.call('user/info', { token: b.accessToken })).code).toBe(402);
+  });
+
+  it('holds a user flagged forceChangePassword to that one task until done', async () => {
+    const u = await createUser(h.db, { forceChangePassword: true });
+    const t = await login(h, u.account);
+    expect((await h.call('user/info', { token: t.accessToken })).data.forceChangePassword).toBe(true);
+    expect((await h.call('permission/listUserMenu', { token: t.accessToken })).code).toBe(200);
+    const blocked = await h.call('user/update', { token: t.accessToken, body: { nickname: 'x' } });
+    expect([blocked.code, blocked.data.forceChangePassword]).toEqual([1002, true]);
+    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: PASSWORD, confirmPassword: PASSWORD } })).code).toBe(1021);
+    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: 'Brand#New2026', confirmPassword: 'Brand#New2026' } })).code).toBe(200);
+    expect((await h.call('user/info', { token: t.accessToken })).data.forceChangePassword).toBe(false);
+    expect((await h.call('user/update', { token: t.accessToken, body: { nickname: 'x' } })).code).toBe(200);
+    // Not flagged any more: the forced change is refused.
+    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: 'Other#New2026', confirmPassword: 'Other#New2026' } })).code).toBe(1002);
+  });
+});
+
+describe('agreements', () => {
+  it('lists unread agreements and records acceptance', async () => {
+    const u = await createUser(h.db, { agreementsRead: false });
+    const t = await login(h, u.account);
+    const unread = await h.call('user/queryUserAgreementReadLog', { token: t.accessToken });
+    expect(unread.data.unread.map((a: { agreementType: string }) => a.agreementType)).toEqual(['cookie', 'privacy', 'terms']);
+    expect(unread.data.unread[0].url).toMatch(/^http:\/\/portal\.test\/legal\//);
+    expect((await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, form: { agreementType: 'privacy,terms' } })).code).toBe(200);
+    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.unread.map((a: { agreementType: string }) => a.agreementType)).toEqual(['cookie']);
+    const before = await snapshot(h.db);
+    const bad = await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, body: { agreementType: 'privacy,lunch' } });
+    expect([bad.code, bad.data.field]).toEqual([400, 'agreementType']);
+    expect(await snapshot(h.db)).toBe(before);
+    // A new version must be read again.
+    await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, body: { agreementType: 'cookie' } });
+    await h.db.query(`UPDATE agreements SET version = 2 WHERE type = 'terms'`);
+    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.unread).toHaveLength(1);
+    await h.db.query(`UPDATE agreements SET version = 1 WHERE type = 'terms'`);
+  });
+});
+
+describe('menus and permissions', () => {
+  it('gives each organization type its menu; the super administrator holds the wildcard', async () => {
+    const clinic = await createUser(h.db);
+    const admin = await createUser(h.db, { orgType: OrgType.Inner });
+    const c = await h.call('permission/listUserMenu', { token: (await login(h, clinic.account)).accessToken });
+    expect(c.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'ownSpace']);
+    expect(c.data.permissions).toEqual(['dashboard:view', 'ownspace:view']);
+    const a = await h.call('permission/listUserMenu', { token: (await login(h, admin.account)).accessToken });
+    const account = a.data.menus.find((m: { code: string }) => m.code === 'account');
+    expect(account.children.map((m: { component: string }) => m.component)).toEqual(['organizationReview', 'outbox']);
+    expect(a.data.permissions).toContain('*:*:*');
+  });
+
+  it('refuses calls the role lacks with 1002', async () => {
+    const clinic = await createUser(h.db);
+    const t = await login(h, clinic.account);
+    for (const path of ['company/listReview', 'mail/listOutbox', 'company/review']) {
+      const res = await h.call(path, { token: t.accessToken, body: { organizationCode: 'x', approve: true } });
+      expect([res.status, res.code], path).toEqual([403, 1002]);
+    }
+  });
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The README's test command: every suite, in order of speed. Exits non-zero on the first failing stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
+
+bash scripts/ensure-chromium.sh
+
+echo "== type check"
+npm run -s typecheck
+
+echo "== build"
+npm run -s build
+
+run() { # name, then vitest arguments
+  local name="$1"; shift
+  echo "== $name"
+  npx vitest run "$@" --reporter=default --reporter=json --outputFile="$results/$name.json"
+}
+
+run unit --project unit
+run integration-pglite --project integration
+
+# The same integration suite on a real PostgreSQL when one is configured or answers locally.
+if [ -n "${DATABASE_URL:-}" ] || node scripts/pg-reachable.mjs; then
+  TEST_DB=postgres TEST_DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" run integration-postgres --project integration
+else
+  echo "== integration-postgres skipped: no DATABASE_URL and nothing answers on 127.0.0.1:5432"
+fi
+
+run e2e --project e2e
+
+node scripts/test-summary.mjs "$results"
