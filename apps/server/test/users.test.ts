@@ -103,3 +103,28 @@ describe('menus and permissions', () => {
     }
   });
 });
+
+describe('administrator password reset', () => {
+  it('gives a temporary password that forces a change, ends sessions, and needs the admin password', async () => {
+    const admin = await createUser(h.db, { orgType: OrgType.Inner });
+    const u = await createUser(h.db);
+    const [{ user_code: code }] = (await h.db.query<{ user_code: string }>('SELECT user_code FROM users WHERE id = $1', [u.userId])) as [{ user_code: string }];
+    const userSession = await login(h, u.account);
+    const t = await login(h, admin.account);
+    const before = await snapshot(h.db);
+    expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: code } })).code).toBe(1014);
+    expect((await h.call('user/resetPass', { token: userSession.accessToken, body: { userCode: code } })).code).toBe(1002);
+    expect(await snapshot(h.db)).toBe(before);
+    await h.call('user/checkIdentity', { token: t.accessToken, body: { password: PASSWORD } });
+    expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: 'unome' } })).code).toBe(404);
+    const res = await h.call('user/resetPass', { token: t.accessToken, body: { userCode: code } });
+    expect(res.code).toBe(200);
+    expect(res.data.temporaryPassword).toHaveLength(12);
+    expect((await h.call('user/info', { token: userSession.accessToken })).code).toBe(402);
+    expect((await h.call('login', { body: { account: u.account, password: PASSWORD } })).code).toBe(1004);
+    const fresh = await login(h, u.account, res.data.temporaryPassword);
+    expect((await h.call('user/info', { token: fresh.accessToken })).data.forceChangePassword).toBe(true);
+    const [mail] = await h.db.query<{ body_text: string }>('SELECT body_text FROM mail_outbox WHERE to_address = $1', [u.email]);
+    expect(mail!.body_text).not.toContain(res.data.temporaryPassword);
+  });
+});

@@ -130,3 +130,7 @@ export const UpdateUserBody = z.object({
   msgReceiveType: z.enum(MSG_RECEIVE_TYPES).optional(),
 });
 export const ToothNumberingBody = z.object({ toothNumberingSystem: zText(20) });
+
+/** `user/resetPass`: an administrator gives a user a temporary password that must be changed at next sign-in. */
+export const ResetUserPassBody = z.object({ userCode: zRequiredText(FIELD_MAX.code) });
+export const ResetUserPassResult = z.object({ temporaryPassword: z.string() });

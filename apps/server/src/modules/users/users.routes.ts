@@ -1,9 +1,9 @@
-import { ChangePassBody, EmptyEnvelope, ForceChangePassBody, ToothNumberingBody, UpdateUserBody, UserInfo, envelope } from '@portal/contracts';
+import { Permission, ResetUserPassBody, ResetUserPassResult, ChangePassBody, EmptyEnvelope, ForceChangePassBody, ToothNumberingBody, UpdateUserBody, UserInfo, envelope } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { UsersService } from './users.service.js';
 
-export function usersModule(p: Platform, users = new UsersService(p.db)): Module {
+export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer)): Module {
   return {
     privateRoutes(app) {
       app.post('/user/info', {
@@ -33,6 +33,11 @@ export function usersModule(p: Platform, users = new UsersService(p.db)): Module
         await users.forceChangePassword(request.auth.userId, request.auth.sessionId, request.body);
         return ok(request, null);
       });
+
+      app.post('/user/resetPass', {
+        schema: { tags: ['users'], summary: "Give a user a temporary password that must be changed at next sign-in (needs the administrator's password within 15 minutes)", body: ResetUserPassBody, response: { 200: envelope(ResetUserPassResult) } },
+        config: { permission: Permission.UserEdit, sensitive: true },
+      }, async (request) => ok(request, await users.resetPassword(request.auth, request.body.userCode)));
     },
   };
 }

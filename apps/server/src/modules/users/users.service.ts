@@ -1,4 +1,6 @@
-import { normalizeToothNumbering, type UserInfo } from '@portal/contracts';
+import { randomInt } from 'node:crypto';
+import { checkPassword, normalizeToothNumbering, OrgType, type UserInfo } from '@portal/contracts';
+import type { Mailer } from '../../platform/mail.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
@@ -8,7 +10,7 @@ import { toUserInfo } from './user-info.js';
 import { usersRepository } from './users.repository.js';
 
 export class UsersService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly mailer: Mailer) {}
 
   async info(userId: number): Promise<UserInfo> {
     const user = await usersRepository.findById(this.db, userId);
@@ -63,4 +65,42 @@ export class UsersService {
       await sessionsRepository.revokeAllOfUser(tx, userId, 'password_changed', sessionId);
     });
   }
+
+  /**
+   * An administrator gives a user a temporary password: every session of the user ends and the
+   * next sign-in goes to the forced password change. A super administrator may reset anyone,
+   * an organization administrator only the users of their organization.
+   */
+  async resetPassword(actor: { userId: number; organizationId: number; orgType: number }, userCode: string) {
+    const [target] = await this.db.query<{ id: number; organization_id: number; account: string; email: string; language: string; display_name: string }>(
+      `SELECT id, organization_id, account, email, language, display_name FROM users WHERE user_code = $1`,
+      [userCode],
+    );
+    if (!target || (actor.orgType !== OrgType.Inner && Number(target.organization_id) !== actor.organizationId)) fail('NOT_FOUND');
+    if (Number(target.id) === actor.userId) fail('NO_PERMISSION');
+    const temporaryPassword = generateTemporaryPassword();
+    const hash = await hashPassword(temporaryPassword);
+    await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE users SET password_hash = $2, force_change_password = true, password_changed_at = now(), updated_at = now() WHERE id = $1`, [target.id, hash]);
+      await sessionsRepository.revokeAllOfUser(tx, Number(target.id), 'password_reset_by_admin');
+    });
+    await this.mailer.send({
+      to: target.email, language: target.language, recipientName: target.display_name, template: 'passwordReset', params: { account: target.account },
+    });
+    return { temporaryPassword };
+  }
+}
+
+/** 12 characters from all four classes, so it always meets the password rule. */
+function generateTemporaryPassword(): string {
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnpqrstuvwxyz', '23456789', '#$%&*+-=?@'];
+  const all = sets.join('');
+  const chars = sets.map((s) => s[randomInt(s.length)]!);
+  while (chars.length < 12) chars.push(all[randomInt(all.length)]!);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  const password = chars.join('');
+  return checkPassword(password).valid ? password : generateTemporaryPassword();
 }

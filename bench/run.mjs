@@ -1,0 +1,167 @@
+// `npm run bench`: the spine's benchmarks, each against a baseline measured in the same run.
+// Needs a build (npm run build) and, for the PostgreSQL figures, a server on 127.0.0.1:5432.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const rows = [];
+
+const freePort = () =>
+  new Promise((ok) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => ok(p));
+    });
+  });
+
+async function waitFor(url, child, timeoutMs = 60_000) {
+  const start = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited before answering ${url}`);
+    try {
+      const r = await fetch(url);
+      if (r.status === 200) return performance.now() - start;
+    } catch {}
+    if (performance.now() - start > timeoutMs) throw new Error(`timeout waiting for ${url}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function start(args, env) {
+  return spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+function cannon(opts) {
+  return new Promise((ok, fail) => autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? fail(err) : ok(res))));
+}
+
+async function bare() {
+  const port = await freePort();
+  const child = start(['bench/bare-server.mjs'], { PORT: String(port) });
+  await waitFor(`http://127.0.0.1:${port}/bare`, child);
+  return { child, url: `http://127.0.0.1:${port}/bare` };
+}
+
+// 1. The login page's first load: every JS and CSS file Chromium fetches to show /login, gzip.
+async function loginBundle(baseUrl) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage();
+  const assets = [];
+  page.on('response', async (res) => {
+    const type = res.request().resourceType();
+    if (type === 'script' || type === 'stylesheet') assets.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gz: gzipSync(b).length })));
+  });
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
+  await page.waitForSelector('[data-testid="login-submit"]');
+  const files = await Promise.all(assets);
+  await browser.close();
+  const gz = files.reduce((s, f) => s + f.gz, 0);
+  const raw = files.reduce((s, f) => s + f.raw, 0);
+  rows.push(['login page first load, JS+CSS gzip', `${(gz / 1024).toFixed(1)} KB (${files.length} files, ${(raw / 1024).toFixed(0)} KB raw)`, 'budget 250 KB', gz <= 250 * 1024 ? 'met' : 'MISSED']);
+}
+
+// 2. Start-up on an existing embedded database, to the first 200 from common/monitor.
+async function startup() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
+  let port = await freePort();
+  let child = start(['apps/server/dist/main.js'], { ...env, PORT: String(port) });
+  await waitFor(`http://127.0.0.1:${port}/api/v2/common/monitor`, child); // first start creates and seeds the database
+  await stop(child);
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    port = await freePort();
+    const t0 = performance.now();
+    child = start(['apps/server/dist/main.js'], { ...env, PORT: String(port) });
+    await waitFor(`http://127.0.0.1:${port}/api/v2/common/monitor`, child);
+    times.push(performance.now() - t0);
+    await stop(child);
+  }
+  const baseline = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const b = await bare();
+    baseline.push(performance.now() - t0);
+    await stop(b.child);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  const median = (a) => a.sort((x, y) => x - y)[1];
+  rows.push(['start-up to first 200 (existing embedded db)', `${(median(times) / 1000).toFixed(2)} s (median of 3)`, `bare Fastify process ${(median(baseline) / 1000).toFixed(2)} s`, median(times) <= 3000 ? 'met (goal ≤ 3 s)' : 'MISSED (goal ≤ 3 s)']);
+}
+
+// 3. API overhead with autocannon against a bare Fastify route, on PostgreSQL.
+async function throughput() {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
+  await admin.query('CREATE DATABASE portal_bench');
+  const url = new URL(PG_ADMIN);
+  url.pathname = '/portal_bench';
+  const port = await freePort();
+  const child = start(['apps/server/dist/main.js'], { DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')) });
+  const base = `http://127.0.0.1:${port}/api/v2`;
+  await waitFor(`${base}/common/monitor`, child);
+  const login = await (await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'clinic', password: 'Dental#2026', saveLogin: true }) })).json();
+  const token = login.data.accessToken;
+
+  const b = await bare();
+  await cannon({ url: b.url, duration: 2 }); // warm-up
+  const bareGet = await cannon({ url: b.url });
+  const barePost = await cannon({ url: b.url, method: 'POST' });
+  await stop(b.child);
+
+  await cannon({ url: `${base}/common/monitor`, duration: 2 });
+  const monitor = await cannon({ url: `${base}/common/monitor` });
+  const info = await cannon({ url: `${base}/user/info`, method: 'POST', headers: { info: JSON.stringify({ accessToken: token, endPointClass: 'web' }) } });
+  await stop(child);
+  await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
+  await admin.end();
+
+  const errs = (r) => r.errors + r.non2xx;
+  const ratio1 = monitor.requests.average / bareGet.requests.average;
+  const ratio2 = info.requests.average / barePost.requests.average;
+  rows.push(['GET common/monitor (PostgreSQL), 50 conn', `${monitor.requests.average.toFixed(0)} req/s, p99 ${monitor.latency.p99} ms, ${errs(monitor)} errors`, `bare ${bareGet.requests.average.toFixed(0)} req/s`, `ratio ${ratio1.toFixed(2)} (goal ≥ 0.5)`]);
+  rows.push(['POST user/info authenticated (PostgreSQL), 50 conn', `${info.requests.average.toFixed(0)} req/s, p99 ${info.latency.p99} ms, ${errs(info)} errors`, `bare ${barePost.requests.average.toFixed(0)} req/s`, `ratio ${ratio2.toFixed(2)} (goal ≥ 0.3)`]);
+}
+
+async function main() {
+  if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-web-'));
+  const port = await freePort();
+  const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true' });
+  await waitFor(`http://127.0.0.1:${port}/api/v2/common/monitor`, child);
+  await loginBundle(`http://127.0.0.1:${port}`);
+  await stop(child);
+  rmSync(dataDir, { recursive: true, force: true });
+  await startup();
+  await throughput();
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
+  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
+  console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const r of rows) console.log(line(r));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
