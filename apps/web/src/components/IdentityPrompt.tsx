@@ -3,19 +3,12 @@ import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError, http } from '../lib/http';
 import { useBackClose } from '../lib/useBackClose';
+import { registerPrompt, type IdentityResolver } from './identity';
 
-type Resolver = (ok: boolean) => void;
-let openPrompt: ((resolve: Resolver) => void) | null = null;
+type Resolver = IdentityResolver;
 
-/** Asks for the current password before a sensitive call is replayed (code 1014). */
-export function requestIdentity(): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (!openPrompt) return resolve(false);
-    openPrompt(resolve);
-  });
-}
-
-export function IdentityPrompt() {
+/** Lazy-loaded on the first sensitive call. */
+export default function IdentityPrompt() {
   const { t } = useTranslation();
   const [resolver, setResolver] = useState<Resolver | null>(null);
   const [password, setPassword] = useState('');
@@ -23,14 +16,11 @@ export function IdentityPrompt() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    openPrompt = (resolve) => {
+    registerPrompt((resolve) => {
       setPassword('');
       setError(null);
       setResolver(() => resolve);
-    };
-    return () => {
-      openPrompt = null;
-    };
+    });
   }, []);
 
   const finish = (ok: boolean) => {
@@ -58,7 +48,7 @@ export function IdentityPrompt() {
       title={t('identity.title')}
       onOk={() => void submit()}
       onCancel={() => finish(false)}
-      okButtonProps={{ loading: busy, 'data-testid': 'password-prompt-ok' } as object}
+      okButtonProps={{ loading: busy, 'data-testid': 'password-prompt-ok' }}
       okText={t('confirm')}
       cancelText={t('cancel')}
       destroyOnHidden

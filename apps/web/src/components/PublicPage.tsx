@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Card } from 'antd';
 import { LangSwitch } from './LangSwitch';
 import { ThemeSwitch } from './ThemeSwitch';
 import { useAppConfig } from '../lib/appConfig';
@@ -14,9 +13,11 @@ export function PublicPage({ title, children, width = 420 }: { title?: ReactNode
         <ThemeSwitch />
       </div>
       <div className="public-brand">{cfg.appName}</div>
-      <Card className="public-card" style={{ maxWidth: width }} title={title}>
-        {children}
-      </Card>
+      {/* A plain panel: antd's Card would bring Tabs and Skeleton into the login bundle. */}
+      <section className="public-card" style={{ maxWidth: width }}>
+        {title ? <h1 className="public-card-title">{title}</h1> : null}
+        <div className="public-card-body">{children}</div>
+      </section>
       {cfg.copyright ? <div className="public-footer">{cfg.copyright}</div> : null}
     </div>
   );

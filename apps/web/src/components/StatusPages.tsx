@@ -2,6 +2,7 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+/** Lazy-loaded: the Result component is not needed to show the login page. */
 export function NoPermission() {
   const { t } = useTranslation();
   return (
@@ -34,15 +35,3 @@ export function NotFound() {
   );
 }
 
-export function LoadFailed() {
-  const { t } = useTranslation();
-  return <Result status="warning" subTitle={t('loadFailed')} />;
-}
-
-export function PageLoading() {
-  return (
-    <div className="page-loading" role="progressbar" aria-busy="true">
-      <span />
-    </div>
-  );
-}

@@ -34,7 +34,7 @@ export const CLIENT_CODES = { network: -1, timeout: -2, canceled: -3 } as const;
 export interface HttpHooks {
   toast(text: string): void;
   logout(): void;
-  regionMismatch(text: string, target: string): void;
+  regionMismatch(text: string, target: string): void | Promise<void>;
   /** Shows the password prompt (code 1014); resolves true once the identity was confirmed. */
   reauthenticate(): Promise<boolean>;
   /** A message of the `errors` namespace, or null when it has none. */
@@ -126,6 +126,9 @@ async function send(path: string, opts: RequestOptions, accessToken: string): Pr
   init.signal = controller.signal;
   try {
     const res = await fetch(url, init);
+    // Sliding session: the server renews an access token past half its life.
+    const renewed = res.headers.get('x-access-token');
+    if (renewed && accessToken && tokens.access() === accessToken) tokens.set(renewed, tokens.refresh());
     const disposition = res.headers.get('content-disposition') ?? '';
     if (/attachment/i.test(disposition)) {
       return { status: res.status, statusText: res.statusText, envelope: null, download: { blob: await res.blob(), filename: filenameOf(disposition) } };
@@ -160,7 +163,10 @@ export function errorText(code: number, serverMsg: string): string | null {
   if (IGNORED_ERROR_CODES.includes(code)) return null;
   const known = errorByCode(code);
   // Parameter errors carry the field name in the server text, which is more useful than the generic one.
-  if (known && code !== ERRORS.PARAM_INVALID.code) return hooks.translate(known.key) ?? serverMsg;
+  // Messages with parameters (minutes, field, target) come filled in from the server, in the same language.
+  const mapped = known && code !== ERRORS.PARAM_INVALID.code ? hooks.translate(known.key) : null;
+  if (mapped && !mapped.includes('{{')) return mapped;
+  if (serverMsg) return serverMsg;
   return serverMsg || hooks.translate(ERRORS.INTERNAL.key) || 'Something went wrong';
 }
 
@@ -235,7 +241,7 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
   }
   if (env.code === ERRORS.REGION_MISMATCH.code) {
     const target = (env.data as { target?: string } | null)?.target ?? '';
-    hooks.regionMismatch(env.msg, target);
+    void hooks.regionMismatch(env.msg, target);
     throw error;
   }
   if (env.code === ERRORS.REAUTH_REQUIRED.code && !attempt.reauthed) {

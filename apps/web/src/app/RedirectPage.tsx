@@ -1,0 +1,15 @@
+import { Navigate } from 'react-router';
+import { OWN_SPACE_MENU } from '@portal/contracts';
+import { takePendingRedirect, useSession } from '../lib/session';
+import { grantedScreens } from './routes';
+
+/** The hidden routing screen behind `/`: the page the user left at logout, else the dashboard. */
+export function RedirectPage() {
+  const { user, menus } = useSession();
+  if (!user || !menus) return null;
+  const pending = takePendingRedirect(user.userCode);
+  if (pending) return <Navigate to={pending} replace />;
+  const screens = grantedScreens(menus);
+  const target = screens.find((s) => s.item.component === 'dashboard') ?? screens[0];
+  return <Navigate to={target?.path ?? OWN_SPACE_MENU.path ?? '/own-space'} replace />;
+}

@@ -1,0 +1,87 @@
+import { createRoot } from 'react-dom/client';
+import type { AppConfig } from '@portal/contracts';
+import { configureHttp, http } from '../lib/http';
+import { appConfigStore, normalizeAppConfig } from '../lib/appConfig';
+import { currentLanguage, i18next, setLanguage, storedLanguage } from '../lib/i18n';
+import { isTheme, setTheme, storedTheme } from '../lib/theme';
+import { loadPrefs } from '../lib/prefs';
+import { notify } from '../lib/notify';
+import { initSession, logout, watchOtherTabs } from '../lib/session';
+import { isInternetExplorer } from '../lib/device';
+import { requestIdentity } from '../components/identity';
+import { App } from './App';
+
+const UNSUPPORTED_BROWSER = 'Your browser does not support access, it is recommended to use the latest version of Google Chrome!';
+
+function wireHttp() {
+  configureHttp({
+    lang: currentLanguage,
+    toast: (text) => notify.error(text),
+    logout: () => void logout({ returnHere: true }),
+    reauthenticate: requestIdentity,
+    // Raw templates: the client fills no parameters, so those with placeholders defer to the server's text.
+    translate: (key) => (i18next.exists(key, { ns: 'errors' }) ? i18next.t(key, { ns: 'errors', skipInterpolation: true }) : null),
+    regionMismatch: async (text, target) => {
+      const modal = await notify.modal();
+      if (!modal) return;
+      void modal.confirm({
+        title: i18next.t('regionMismatch.title'),
+        content: text,
+        okText: i18next.t('regionMismatch.go'),
+        cancelText: i18next.t('cancel'),
+        onOk: () => {
+          if (/^https?:\/\//.test(target)) window.location.href = target;
+        },
+      });
+    },
+  });
+}
+
+/** The start-up sequence of spec §4. Any failure is swallowed and the app does not start. */
+export async function bootstrap(): Promise<void> {
+  if (isInternetExplorer()) {
+    alert(UNSUPPORTED_BROWSER);
+    return;
+  }
+  try {
+    // 1. Light and dark styles come with the imported stylesheet; the attribute selects one.
+    wireHttp();
+    // 2. Language from the address, else the stored one, else English.
+    const url = new URL(window.location.href);
+    const langParam = url.searchParams.get('lang');
+    await setLanguage(langParam ?? storedLanguage() ?? 'en', langParam !== null);
+    // 3. Application config: a failure or an empty answer clears the page.
+    let cfg: AppConfig | null = null;
+    try {
+      cfg = await http.post<AppConfig | null>('app_config/get', {}, { auth: false, silent: true });
+    } catch {
+      cfg = null;
+    }
+    if (!cfg || typeof cfg !== 'object') {
+      document.body.innerHTML = '';
+      return;
+    }
+    appConfigStore.set(normalizeAppConfig(cfg));
+    if (cfg.pageTagName || cfg.appName) document.title = cfg.pageTagName || cfg.appName;
+    // 4. Theme: address, else stored, else the config default.
+    const scheme = url.searchParams.get('colorScheme');
+    if (isTheme(scheme)) setTheme(scheme);
+    else setTheme(storedTheme() ?? cfg.themeCfgJson?.defaultTheme ?? 'light', false);
+    // 5. The one-shot parameters leave the address.
+    if (url.searchParams.has('lang') || url.searchParams.has('colorScheme')) {
+      url.searchParams.delete('lang');
+      url.searchParams.delete('colorScheme');
+      window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+    }
+    // 6. Local preferences, then the app.
+    loadPrefs();
+    initSession();
+    watchOtherTabs();
+    const root = document.getElementById('root');
+    if (!root) return;
+    createRoot(root).render(<App />);
+  } catch (e) {
+    console.error(e);
+  }
+}
+

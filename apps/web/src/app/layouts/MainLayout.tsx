@@ -1,0 +1,150 @@
+import { useMemo, useState } from 'react';
+import { Button, Drawer, Dropdown, Layout, Menu } from 'antd';
+import type { MenuProps } from 'antd';
+import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import MenuOutlined from '@ant-design/icons/MenuOutlined';
+import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
+import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
+import { BREAKPOINTS, OWN_SPACE_MENU, type MenuItem } from '@portal/contracts';
+import { LangSwitch } from '../../components/LangSwitch';
+import { ThemeSwitch } from '../../components/ThemeSwitch';
+import { useAppConfig } from '../../lib/appConfig';
+import { useViewport } from '../../lib/device';
+import { logout, useSession } from '../../lib/session';
+import { useBackClose } from '../../lib/useBackClose';
+import type { RouteHandle } from '../routes';
+import { MenuIcon } from './menuIcons';
+
+type AntItem = NonNullable<MenuProps['items']>[number];
+
+/** Sidebar entries: hidden items dropped; a group with one visible child shows it directly unless showAlways. */
+function toItems(list: readonly MenuItem[], t: TFunction): AntItem[] {
+  const out: AntItem[] = [];
+  for (const item of list) {
+    if (!item.showFlag) continue;
+    const children = toItems(item.children, t);
+    const label = t(item.name, { ns: 'layout', defaultValue: item.name });
+    if (item.children.length > 0) {
+      if (children.length === 0) continue;
+      if (children.length === 1 && !item.showAlways && !item.component) {
+        out.push(children[0]!);
+        continue;
+      }
+      out.push({ key: `group:${item.code}`, icon: <MenuIcon name={item.icon} />, label, children });
+    } else if (item.path) {
+      out.push({
+        key: item.path,
+        icon: <MenuIcon name={item.icon} />,
+        label: (
+          <Link to={item.path} data-testid={`menu-${item.code}`}>
+            {label}
+          </Link>
+        ),
+      });
+    }
+  }
+  return out;
+}
+
+function groupsOf(list: readonly MenuItem[], path: string, trail: string[] = []): string[] {
+  for (const item of list) {
+    if (item.path === path) return trail;
+    const found = groupsOf(item.children, path, [...trail, `group:${item.code}`]);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+export default function MainLayout() {
+  const { t } = useTranslation('layout');
+  const cfg = useAppConfig();
+  const { user, menus } = useSession();
+  const vp = useViewport();
+  const { pathname } = useLocation();
+  const matches = useMatches();
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useBackClose(drawerOpen, () => setDrawerOpen(false));
+
+  // Below 980 px, or a touch device narrower than a desktop, the sidebar becomes a drawer.
+  const drawerMode = vp.compact || (vp.mobile && vp.width < BREAKPOINTS.tablet);
+  const autoCollapsed = vp.width < BREAKPOINTS.tablet;
+  const handle = (matches[matches.length - 1]?.handle ?? {}) as RouteHandle;
+  const selected = handle.menuPath ?? pathname;
+  const items = useMemo(() => toItems(menus ?? [], t), [menus, t]);
+  const openKeys = useMemo(() => groupsOf(menus ?? [], selected), [menus, selected]);
+
+  const menu = (
+    <Menu
+      mode="inline"
+      items={items}
+      selectedKeys={[selected]}
+      defaultOpenKeys={openKeys}
+      onClick={() => setDrawerOpen(false)}
+      className="side-menu"
+    />
+  );
+
+  const userItems: MenuProps['items'] = [
+    {
+      key: 'own',
+      icon: <UserOutlined />,
+      label: (
+        <Link to={OWN_SPACE_MENU.path ?? '/own-space'} data-testid="user-menu-own-space">
+          {t('menu.ownSpace')}
+        </Link>
+      ),
+    },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('logout')}</span>, onClick: () => void logout() },
+  ];
+
+  return (
+    <Layout className="main-layout">
+      {drawerMode ? (
+        <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={280} title={cfg.appName} styles={{ body: { padding: 0 } }}>
+          <div data-testid="layout-sidebar">{menu}</div>
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          data-testid="layout-sidebar"
+          collapsible
+          collapsed={collapsed || autoCollapsed}
+          trigger={null}
+          width={220}
+          theme="light"
+          className="side"
+        >
+          <div className="brand">{collapsed || autoCollapsed ? cfg.appName.slice(0, 1) : cfg.appName}</div>
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout>
+        <Layout.Header className="header" data-testid="layout-header">
+          <Button
+            type="text"
+            aria-label={t('toggleMenu')}
+            data-testid="menu-toggle"
+            icon={drawerMode ? <MenuOutlined /> : collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => (drawerMode ? setDrawerOpen(true) : setCollapsed(!collapsed))}
+          />
+          <div className="header-spacer" />
+          <LangSwitch />
+          <ThemeSwitch />
+          <Dropdown menu={{ items: userItems }} trigger={['click']} placement="bottomRight">
+            <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+              {vp.phone ? null : user?.displayName}
+            </Button>
+          </Dropdown>
+        </Layout.Header>
+        <Layout.Content className="content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,36 @@
+import type { ComponentType } from 'react';
+import AppstoreOutlined from '@ant-design/icons/AppstoreOutlined';
+import AuditOutlined from '@ant-design/icons/AuditOutlined';
+import ClusterOutlined from '@ant-design/icons/ClusterOutlined';
+import DashboardOutlined from '@ant-design/icons/DashboardOutlined';
+import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
+import FileTextOutlined from '@ant-design/icons/FileTextOutlined';
+import FolderOutlined from '@ant-design/icons/FolderOutlined';
+import MailOutlined from '@ant-design/icons/MailOutlined';
+import SafetyOutlined from '@ant-design/icons/SafetyOutlined';
+import SettingOutlined from '@ant-design/icons/SettingOutlined';
+import ShoppingCartOutlined from '@ant-design/icons/ShoppingCartOutlined';
+import TeamOutlined from '@ant-design/icons/TeamOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
+
+/** Menu icons by name. A whitelist rather than the whole icon set keeps the bundle small. */
+const ICONS: Record<string, ComponentType> = {
+  AppstoreOutlined,
+  AuditOutlined,
+  ClusterOutlined,
+  DashboardOutlined,
+  DeleteOutlined,
+  FileTextOutlined,
+  FolderOutlined,
+  MailOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+  ShoppingCartOutlined,
+  TeamOutlined,
+  UserOutlined,
+};
+
+export function MenuIcon({ name }: { name: string | null }) {
+  const Icon = (name && ICONS[name]) || AppstoreOutlined;
+  return <Icon />;
+}

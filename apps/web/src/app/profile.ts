@@ -1,0 +1,88 @@
+import { createElement } from 'react';
+import { collectPermissions, ERRORS, NO_ACCESS_TOAST_MS, pruneMenu, withOwnSpace } from '@portal/contracts';
+import { fetchUserInfo } from '../features/auth/api/userInfo';
+import { listUserMenu } from '../features/auth/api/listUserMenu';
+import { queryAgreementReadLog, type UnreadAgreement } from '../features/auth/api/agreements';
+import { saveAgreementReadLog } from '../features/auth/api/saveAgreementReadLog';
+import { ApiError } from '../lib/http';
+import { i18next, setLanguage, storedLanguage } from '../lib/i18n';
+import { notify } from '../lib/notify';
+import { logout, setProfile } from '../lib/session';
+
+/** Resolves true when the user accepts every listed agreement. */
+async function askAgreements(unread: UnreadAgreement[]): Promise<boolean> {
+  const modal = await notify.modal();
+  if (!modal) return false;
+  const t = i18next.t.bind(i18next);
+  return new Promise((resolve) => {
+    modal.confirm({
+      title: t('agreements.title'),
+      content: createElement(
+        'div',
+        { 'data-testid': 'agreements-modal' },
+        createElement('p', null, t('agreements.text')),
+        createElement(
+          'ul',
+          null,
+          unread.map((a) =>
+            createElement('li', { key: a.agreementType }, createElement('a', { href: a.url, target: '_blank', rel: 'noreferrer' }, t(`agreements.${a.agreementType}`))),
+          ),
+        ),
+      ),
+      okText: t('agreements.accept'),
+      cancelText: t('agreements.refuse'),
+      okButtonProps: { 'data-testid': 'agreements-accept' },
+      cancelButtonProps: { 'data-testid': 'agreements-refuse' },
+      onOk: () => resolve(true),
+      onCancel: () => resolve(false),
+    });
+  });
+}
+
+/** Returns false when the session must end. */
+async function checkAgreements(): Promise<boolean> {
+  let unread: UnreadAgreement[];
+  try {
+    unread = (await queryAgreementReadLog()).unread;
+  } catch (e) {
+    // 403 on the check logs out; other failures do not block the user.
+    return !(e instanceof ApiError && (e.status === 403 || e.code === ERRORS.ACCESS_DENIED.code));
+  }
+  if (unread.length === 0) return true;
+  if (!(await askAgreements(unread))) return false;
+  try {
+    await saveAgreementReadLog(unread.map((a) => a.agreementType));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let loading: Promise<void> | null = null;
+
+/** After sign-in (§4): user info, agreements, menu; the router is then rebuilt from the menu. */
+export function loadProfile(): Promise<void> {
+  loading ??= (async () => {
+    try {
+      const user = await fetchUserInfo();
+      // The account's language applies unless this browser chose one explicitly.
+      if (!storedLanguage() && user.language) await setLanguage(user.language, false);
+      if (!(await checkAgreements())) return void (await logout());
+      const { menus, permissions } = await listUserMenu();
+      const screens = pruneMenu(menus);
+      if (screens.length === 0) {
+        notify.error(i18next.t('lang_notHaveAccess'), NO_ACCESS_TOAST_MS / 1000);
+        await new Promise((r) => setTimeout(r, NO_ACCESS_TOAST_MS));
+        return void (await logout());
+      }
+      const all = withOwnSpace(screens);
+      setProfile(user, all, [...new Set([...permissions, ...collectPermissions(menus), ...collectPermissions(all)])]);
+    } catch {
+      // A failed call was already reported (or ended the session); without a profile the user cannot go on.
+      await logout({ returnHere: true });
+    }
+  })().finally(() => {
+    loading = null;
+  });
+  return loading;
+}

@@ -1,0 +1,96 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { flattenScreens, type MenuItem } from '@portal/contracts';
+import { MENU_PAGES, PUBLIC_PAGES, TOKEN_PAGES, type PageEntry } from '../config/pages';
+import { lazyPage } from './lazyPage';
+import { noPermissionLazy, notFoundLazy } from './statusRoutes';
+import { RootShell, RootError } from './RootShell';
+import { AuthGate } from './AuthGate';
+import { RedirectPage } from './RedirectPage';
+
+export interface RouteHandle {
+  lightTheme?: boolean;
+  guestOnly?: boolean;
+  /** The menu item a screen belongs to, for the sidebar highlight. */
+  menuPath?: string;
+}
+
+/** Menu screens the whitelist knows; unknown components are skipped. */
+export function grantedScreens(menus: readonly MenuItem[]): { item: MenuItem; page: PageEntry; path: string }[] {
+  const out: { item: MenuItem; page: PageEntry; path: string }[] = [];
+  const seen = new Set<string>();
+  for (const item of flattenScreens(menus)) {
+    const page = item.component ? MENU_PAGES[item.component] : undefined;
+    if (!page) continue;
+    const path = item.path ?? page.path;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ item, page, path });
+  }
+  return out;
+}
+
+function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
+  // Signed in but the menu is still loading: hold every path until routes exist.
+  if (!menus) return [
+      { id: 'pending:home', index: true, element: null },
+      { id: 'pending', path: '*', element: null },
+    ];
+  const screens = grantedScreens(menus);
+  const grantedPaths = new Set(screens.map((s) => s.path));
+  return [
+    { id: 'home', index: true, element: <Navigate to="/redirect" replace /> },
+    { id: 'redirect', path: '/redirect', element: <RedirectPage /> },
+    ...screens.map(({ item, page, path }) => ({
+      id: `screen:${item.code}`,
+      path,
+      lazy: lazyPage(page.load),
+      handle: { menuPath: path, lightTheme: page.lightTheme } satisfies RouteHandle,
+    })),
+    // A known screen the user's menu does not grant shows the no-permission page, not 404.
+    ...Object.entries(MENU_PAGES)
+      .filter(([, page]) => !grantedPaths.has(page.path))
+      .map(([key, page]) => ({ id: `denied:${key}`, path: page.path, lazy: noPermissionLazy })),
+    { id: 'unknown', path: '*', element: <Navigate to="/404" replace /> },
+  ];
+}
+
+/**
+ * The whole route table for a session state. Signed out: only public screens, and the known token
+ * screens under the gate (which sends to login). Signed in: the screens the menu allows.
+ */
+export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean): RouteObject[] {
+  const tokenScreens: RouteObject[] = signedIn
+    ? [{ id: 'layout', lazy: () => import('./layouts/MainLayout').then((m) => ({ Component: m.default })), children: layoutChildren(menus) }]
+    : // Signed out, only paths that would be screens go to the gate; anything else is a 404.
+      [
+        { id: 'gate:home', index: true, element: null },
+        { id: 'gate:redirect', path: '/redirect', element: null },
+        ...Object.entries(MENU_PAGES).map(([key, page]) => ({ id: `gate:${key}`, path: page.path, element: null })),
+      ];
+  return [
+    {
+      id: 'root',
+      path: '/',
+      element: <RootShell />,
+      errorElement: <RootError />,
+      children: [
+        ...PUBLIC_PAGES.map((p) => ({
+          id: p.path,
+          path: p.path,
+          lazy: lazyPage(p.load),
+          handle: { lightTheme: p.lightTheme, guestOnly: p.guestOnly } satisfies RouteHandle,
+        })),
+        { id: 'not-found', path: '/404', lazy: notFoundLazy },
+        {
+          id: 'auth',
+          element: <AuthGate />,
+          children: [
+            { id: 'force-change-password', path: TOKEN_PAGES.forceChangePassword.path, lazy: lazyPage(TOKEN_PAGES.forceChangePassword.load) },
+            ...tokenScreens,
+          ],
+        },
+        ...(signedIn ? [] : [{ id: 'unknown', path: '*', element: <Navigate to="/404" replace /> }]),
+      ],
+    },
+  ];
+}

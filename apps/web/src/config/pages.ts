@@ -1,0 +1,46 @@
+import type { ComponentType } from 'react';
+
+export type PageModule = { default: ComponentType };
+export interface PageEntry {
+  /** The path the screen has when the menu does not give one; also how a not-granted screen is recognised. */
+  path: string;
+  load: () => Promise<PageModule>;
+  /** Always rendered in the light theme (spec §2). */
+  lightTheme?: boolean;
+}
+
+/**
+ * The whitelist: menu `component` key → lazy page. Only these can become routes;
+ * a menu item naming any other component is skipped.
+ */
+export const MENU_PAGES: Record<string, PageEntry> = {
+  dashboard: { path: '/dashboard', load: () => import('../features/dashboard/pages/DashboardPage') },
+  ownSpace: { path: '/own-space', load: () => import('../features/ownSpace/pages/OwnSpacePage') },
+  organizationReview: { path: '/account/organizations', load: () => import('../features/organizations/pages/OrganizationReviewPage') },
+  outbox: { path: '/account/outbox', load: () => import('../features/mail/pages/OutboxPage') },
+};
+
+/** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */
+export interface PublicPageEntry extends PageEntry {
+  guestOnly?: boolean;
+}
+const resetPassword = () => import('../features/auth/pages/ResetPasswordPage');
+export const PUBLIC_PAGES: PublicPageEntry[] = [
+  { path: '/login', guestOnly: true, load: () => import('../features/auth/pages/LoginPage') },
+  { path: '/register', load: () => import('../features/register/pages/RegisterWayPage') },
+  { path: '/region', load: () => import('../features/register/pages/RegionPage') },
+  { path: '/self-register', load: () => import('../features/register/pages/SelfRegisterPage') },
+  { path: '/register-result', load: () => import('../features/register/pages/RegisterResultPage') },
+  { path: '/email-verify/:id', load: () => import('../features/register/pages/EmailVerifyPage') },
+  { path: '/forget-pass-account', load: () => import('../features/auth/pages/ForgetPassAccountPage') },
+  { path: '/forget-pass-email-send', load: () => import('../features/auth/pages/ForgetPassEmailSendPage') },
+  { path: '/forget-pass/:id', load: resetPassword },
+  { path: '/set-pass/:id', load: resetPassword },
+  { path: '/set-password/:id', load: resetPassword },
+  { path: '/mailbox', load: () => import('../features/mail/pages/DemoMailboxPage') },
+];
+
+/** Token screens outside the menu. */
+export const TOKEN_PAGES = {
+  forceChangePassword: { path: '/force-change-password', load: () => import('../features/auth/pages/ForceChangePasswordPage') },
+} satisfies Record<string, PageEntry>;

@@ -1,0 +1,205 @@
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+// Per-component imports and no antd Form: the login page is the first load and has a size budget.
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { errorByCode, ERRORS } from '@portal/contracts';
+import { PublicPage } from '../../../components/PublicPage';
+import { ApiError } from '../../../lib/http';
+import { useAppConfig } from '../../../lib/appConfig';
+import { setPendingRedirect, signIn } from '../../../lib/session';
+import { login, type LoginFailureData } from '../api/login';
+import { captchaImageUrl, captchaInit } from '../api/captchaInit';
+
+const ActivationDialog = lazy(() => import('../components/ActivationDialog'));
+
+interface Values {
+  account: string;
+  password: string;
+  saveLogin: boolean;
+  captchaCode: string;
+}
+type FieldName = 'account' | 'password' | 'captchaCode';
+
+function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <div className="field-error" role="alert" data-testid={`${id}-error`}>
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation('auth');
+  const cfg = useAppConfig();
+  const [params] = useSearchParams();
+  const [values, setValues] = useState<Values>({ account: '', password: '', saveLogin: false, captchaCode: '' });
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setFieldErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [captchaId, setCaptchaId] = useState<string | null>(null);
+  const [findSite, setFindSite] = useState(false);
+  const [inactiveAccount, setInactiveAccount] = useState<string | null>(null);
+
+  const refreshCaptcha = async () => {
+    try {
+      const res = await captchaInit();
+      setCaptchaId(res.captchaId);
+      setValues((v) => ({ ...v, captchaCode: '' }));
+    } catch {
+      /* the http client already reported it */
+    }
+  };
+
+  const messageOf = (e: ApiError) => {
+    const known = errorByCode(e.code);
+    return known ? t(known.key, { ns: 'errors', defaultValue: e.msg }) : e.msg;
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const missing: Partial<Record<FieldName, string>> = {};
+    if (!values.account.trim()) missing.account = t('common:required');
+    if (!values.password) missing.password = t('common:required');
+    if (captchaId && !values.captchaCode.trim()) missing.captchaCode = t('common:required');
+    setFieldErrors(missing);
+    if (Object.keys(missing).length === 0) void onFinish(values);
+  };
+
+  const onFinish = async (v: Values) => {
+    setBusy(true);
+    setError(null);
+    const account = v.account.trim();
+    try {
+      const pair = await login({
+        account,
+        password: v.password,
+        saveLogin: Boolean(v.saveLogin),
+        ...(captchaId ? { captchaId, captchaCode: v.captchaCode.trim() } : {}),
+      });
+      const redirectUrl = params.get('redirectUrl');
+      setPendingRedirect(redirectUrl ? { url: redirectUrl, userCode: params.get('userCode') } : null);
+      signIn(pair, Boolean(v.saveLogin), '/');
+    } catch (e) {
+      if (!(e instanceof ApiError)) return setError(String(e));
+      if (e.code === ERRORS.EMAIL_NOT_VERIFIED.code) return setInactiveAccount(account);
+      // The region modal is shown by the http client.
+      if (e.code === ERRORS.REGION_MISMATCH.code) return;
+      const failure = e.data as LoginFailureData | null;
+      if (failure?.captchaRequired || e.code === ERRORS.CAPTCHA_REQUIRED.code) {
+        setFindSite(true);
+        // A wrong code burns the captcha: always fetch a new one.
+        void refreshCaptcha();
+      }
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <PublicPage title={t('login.title')}>
+      <form onSubmit={onSubmit} noValidate>
+        {error ? <Alert type="error" showIcon title={error} className="form-alert" data-testid="login-error" /> : null}
+        <Field id="login-account" label={t('login.account')} error={fieldErrors.account}>
+          <Input
+            id="login-account"
+            autoComplete="username"
+            data-testid="login-account"
+            placeholder={t('login.accountPlaceholder')}
+            status={fieldErrors.account ? 'error' : undefined}
+            value={values.account}
+            onChange={(e) => set('account', e.target.value)}
+          />
+        </Field>
+        <Field id="login-password" label={t('login.password')} error={fieldErrors.password}>
+          <Password
+            id="login-password"
+            autoComplete="current-password"
+            data-testid="login-password"
+            status={fieldErrors.password ? 'error' : undefined}
+            value={values.password}
+            onChange={(e) => set('password', e.target.value)}
+          />
+        </Field>
+        {captchaId ? (
+          <Field id="login-captcha" label={t('login.captcha')} error={fieldErrors.captchaCode}>
+            <div className="captcha-row">
+              <Input
+                id="login-captcha"
+                data-testid="login-captcha"
+                autoComplete="off"
+                maxLength={16}
+                status={fieldErrors.captchaCode ? 'error' : undefined}
+                value={values.captchaCode}
+                onChange={(e) => set('captchaCode', e.target.value)}
+              />
+              <img
+                src={captchaImageUrl(captchaId)}
+                alt={t('login.captchaAlt')}
+                title={t('login.captchaRefresh')}
+                className="captcha-image"
+                data-testid="login-captcha-image"
+                onClick={() => void refreshCaptcha()}
+              />
+            </div>
+          </Field>
+        ) : null}
+        <div className="field">
+          <Checkbox data-testid="login-save" checked={values.saveLogin} onChange={(e) => set('saveLogin', e.target.checked)}>
+            {t('login.saveLogin')}
+          </Checkbox>
+        </div>
+        <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+          {t('login.submit')}
+        </Button>
+      </form>
+      <div className="public-links">
+        <Link to="/register" data-testid="login-register">
+          {t('login.register')}
+        </Link>
+        <Link to="/forget-pass-account" data-testid="login-forgot">
+          {t('login.forgot')}
+        </Link>
+        {cfg.demoMode ? (
+          <Link to="/mailbox" data-testid="login-mailbox">
+            {t('login.demoMailbox')}
+          </Link>
+        ) : null}
+      </div>
+      {findSite ? (
+        <div className="find-site" data-testid="login-find-site">
+          <p>{t('findSite.offer')}</p>
+          <Input type="email" placeholder={t('findSite.email')} disabled data-testid="login-find-site-email" />
+          <p className="hint">{t('findSite.unavailable')}</p>
+          {cfg.supportUrl ? (
+            <a href={cfg.supportUrl} target="_blank" rel="noreferrer">
+              {t('findSite.support')}
+            </a>
+          ) : null}
+        </div>
+      ) : null}
+      {inactiveAccount !== null ? (
+        <Suspense fallback={null}>
+          <ActivationDialog account={inactiveAccount} onClose={() => setInactiveAccount(null)} />
+        </Suspense>
+      ) : null}
+    </PublicPage>
+  );
+}

@@ -1,0 +1,19 @@
+import { Card, Descriptions } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { UserInfo } from '@portal/contracts';
+
+export function OrganizationCard({ user }: { user: UserInfo }) {
+  const { t } = useTranslation('ownSpace');
+  const org = user.organization;
+  return (
+    <Card title={t('organization.title')} data-testid="own-organization">
+      <Descriptions column={1} size="small">
+        <Descriptions.Item label={t('organization.name')}>{org.name}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.code')}>{org.code}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.type')}>{t(`layout:orgType.${org.type}`, { defaultValue: String(org.type) })}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.region')}>{t(`register:region.${org.region}`)}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.role')}>{user.role.name}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}

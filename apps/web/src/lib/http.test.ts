@@ -1,0 +1,161 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, configureHttp, http, resetHttpState } from './http';
+import { tokens } from './tokens';
+
+type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+function ok(data: unknown) {
+  return json({ code: 200, msg: 'ok', data });
+}
+function infoOf(init: RequestInit): { accessToken: string } {
+  return JSON.parse((init.headers as Record<string, string>).info!) as { accessToken: string };
+}
+
+let fetchMock: ReturnType<typeof vi.fn>;
+function route(handler: Handler) {
+  fetchMock = vi.fn((url: string, init: RequestInit) => Promise.resolve(handler(url.replace('/api/v2/', ''), init)));
+  vi.stubGlobal('fetch', fetchMock);
+}
+
+const hooks = {
+  toast: vi.fn(),
+  logout: vi.fn(),
+  regionMismatch: vi.fn(),
+  reauthenticate: vi.fn(async () => true),
+  translate: vi.fn((key: string) => `t:${key}`),
+  lang: () => 'de',
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  resetHttpState();
+  Object.values(hooks).forEach((h) => 'mockClear' in h && h.mockClear());
+  configureHttp(hooks);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('http client', () => {
+  it('unwraps the envelope and sends info, lang and timezone headers as JSON', async () => {
+    tokens.set('A1', 'R1');
+    route(() => ok({ hello: 'world' }));
+    await expect(http.post('user/info', { x: 1 })).resolves.toEqual({ hello: 'world' });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/v2/user/info');
+    const headers = init.headers as Record<string, string>;
+    expect(headers.lang).toBe('de');
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers.timezone).toBeTruthy();
+    expect(infoOf(init)).toMatchObject({ appCode: 'portal-web', accessToken: 'A1', endPointClass: 'web' });
+    expect(init.body).toBe(JSON.stringify({ x: 1 }));
+  });
+
+  it('refreshes once for concurrent 401s and replays every waiting call', async () => {
+    tokens.set('old', 'R1');
+    let refreshes = 0;
+    route(async (path, init) => {
+      if (path === 'user/refresh_token') {
+        refreshes++;
+        await new Promise((r) => setTimeout(r, 5));
+        return ok({ accessToken: 'new', refreshToken: 'R2' });
+      }
+      return infoOf(init).accessToken === 'new' ? ok(path) : json({ code: 401, msg: 'expired', data: null }, 401);
+    });
+    const results = await Promise.all([http.post('a'), http.post('b'), http.post('c')]);
+    expect(results).toEqual(['a', 'b', 'c']);
+    expect(refreshes).toBe(1);
+    expect(tokens.access()).toBe('new');
+    expect(tokens.refresh()).toBe('R2');
+    expect(hooks.logout).not.toHaveBeenCalled();
+  });
+
+  it('logs out when the refresh fails', async () => {
+    tokens.set('old', 'R1');
+    route((path) =>
+      path === 'user/refresh_token' ? json({ code: 1013, msg: 'bad refresh', data: null }, 401) : json({ code: 401, msg: 'expired', data: null }, 401),
+    );
+    const results = await Promise.allSettled([http.post('a'), http.post('b')]);
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as ApiError).code === 401)).toBe(true);
+    expect(hooks.logout).toHaveBeenCalled();
+    expect(fetchMock.mock.calls.filter(([u]) => String(u).endsWith('refresh_token'))).toHaveLength(1);
+  });
+
+  it('logs out without calling refresh when there is no refresh token', async () => {
+    tokens.set('old', '');
+    route(() => json({ code: 401, msg: 'expired', data: null }, 401));
+    await expect(http.post('a')).rejects.toBeInstanceOf(ApiError);
+    expect(hooks.logout).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows at most one toast per second', async () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(10_000);
+    route(() => json({ code: 9999, msg: 'server says no', data: null }, 400));
+    await expect(http.post('a')).rejects.toMatchObject({ code: 9999, msg: 'server says no' });
+    await expect(http.post('b')).rejects.toBeInstanceOf(ApiError);
+    expect(hooks.toast).toHaveBeenCalledTimes(1);
+    expect(hooks.toast).toHaveBeenCalledWith('server says no');
+    now.mockReturnValue(11_000);
+    await expect(http.post('c')).rejects.toBeInstanceOf(ApiError);
+    expect(hooks.toast).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows nothing for ignored codes and the mapped message for known ones', async () => {
+    vi.spyOn(Date, 'now').mockReturnValueOnce(1_000).mockReturnValueOnce(5_000).mockReturnValue(9_000);
+    route((path) => (path === 'ignored' ? json({ code: 1019, msg: 'not verified', data: null }, 403) : json({ code: 1004, msg: 'server text', data: null }, 400)));
+    await expect(http.post('ignored')).rejects.toMatchObject({ code: 1019 });
+    expect(hooks.toast).not.toHaveBeenCalled();
+    await expect(http.post('known')).rejects.toMatchObject({ code: 1004, status: 400 });
+    expect(hooks.toast).toHaveBeenCalledWith('t:invalidPassword');
+  });
+
+  it('stays quiet for silent calls but still rejects with the error', async () => {
+    route(() => json({ code: 1003, msg: 'no such account', data: { failures: 3, captchaRequired: true } }, 400));
+    await expect(http.post('login', {}, { silent: true, auth: false })).rejects.toMatchObject({
+      code: 1003,
+      data: { failures: 3, captchaRequired: true },
+    });
+    expect(hooks.toast).not.toHaveBeenCalled();
+  });
+
+  it('shows the message and logs out on 402', async () => {
+    route(() => json({ code: 402, msg: 'ended', data: null }, 401));
+    await expect(http.post('a')).rejects.toMatchObject({ code: 402 });
+    expect(hooks.toast).toHaveBeenCalledWith('t:sessionEnded');
+    expect(hooks.logout).toHaveBeenCalled();
+  });
+
+  it('hands a region mismatch to the region modal', async () => {
+    route(() => json({ code: 10503, msg: 'other site', data: { target: 'https://eu.example.com' } }, 503));
+    await expect(http.post('login', {}, { auth: false })).rejects.toMatchObject({ code: 10503 });
+    expect(hooks.regionMismatch).toHaveBeenCalledWith('other site', 'https://eu.example.com');
+    expect(hooks.logout).not.toHaveBeenCalled();
+    expect(hooks.toast).not.toHaveBeenCalled();
+  });
+
+  it('asks for the password on 1014 and replays the call', async () => {
+    let calls = 0;
+    route(() => (++calls === 1 ? json({ code: 1014, msg: 'confirm', data: null }, 403) : ok('done')));
+    await expect(http.post('company/review', {})).resolves.toBe('done');
+    expect(hooks.reauthenticate).toHaveBeenCalledTimes(1);
+  });
+
+  it('passes attachments through as blobs', async () => {
+    route(() => new Response('file-bytes', { status: 200, headers: { 'content-disposition': 'attachment; filename="a.zip"' } }));
+    const res = await http.post<{ blob: Blob; filename: string }>('export');
+    expect(res.filename).toBe('a.zip');
+    expect(await res.blob.text()).toBe('file-bytes');
+  });
+
+  it('reports transport failures with the error text', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(http.get('common/monitor')).rejects.toMatchObject({ code: -1, msg: 'Failed to fetch' });
+    expect(hooks.toast).toHaveBeenCalledWith('Failed to fetch');
+  });
+});
