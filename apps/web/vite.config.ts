@@ -6,8 +6,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The manifest lets measure-bundle.mjs find what the login page loads.
-    manifest: true,
     chunkSizeWarningLimit: 800,
     rollupOptions: {
       // The contracts package re-exports zod schemas from its index; the web app only uses their types.
