@@ -123,15 +123,25 @@ async function throughput() {
   const login = await (await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'clinic', password: 'Dental#2026', saveLogin: true }) })).json();
   const token = login.data.accessToken;
 
+  // Alternating rounds, averaged: the load generator shares the two cores with both servers.
   const b = await bare();
   await cannon({ url: b.url, duration: 2 }); // warm-up
-  const bareGet = await cannon({ url: b.url });
-  const barePost = await cannon({ url: b.url, method: 'POST' });
-  await stop(b.child);
-
   await cannon({ url: `${base}/common/monitor`, duration: 2 });
-  const monitor = await cannon({ url: `${base}/common/monitor` });
-  const info = await cannon({ url: `${base}/user/info`, method: 'POST', headers: { info: JSON.stringify({ accessToken: token, endPointClass: 'web' }) } });
+  const rounds = { bareGet: [], barePost: [], monitor: [], info: [] };
+  for (let round = 0; round < 2; round++) {
+    rounds.bareGet.push(await cannon({ url: b.url }));
+    rounds.monitor.push(await cannon({ url: `${base}/common/monitor` }));
+    rounds.barePost.push(await cannon({ url: b.url, method: 'POST' }));
+    rounds.info.push(await cannon({ url: `${base}/user/info`, method: 'POST', headers: { info: JSON.stringify({ accessToken: token, endPointClass: 'web' }) } }));
+  }
+  await stop(b.child);
+  const avg = (list) => ({
+    requests: { average: list.reduce((s, r) => s + r.requests.average, 0) / list.length },
+    latency: { p99: Math.max(...list.map((r) => r.latency.p99)) },
+    errors: list.reduce((s, r) => s + r.errors, 0),
+    non2xx: list.reduce((s, r) => s + r.non2xx, 0),
+  });
+  const [bareGet, barePost, monitor, info] = [avg(rounds.bareGet), avg(rounds.barePost), avg(rounds.monitor), avg(rounds.info)];
   await stop(child);
   await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
   await admin.end();
@@ -143,8 +153,7 @@ async function throughput() {
   rows.push(['POST user/info authenticated (PostgreSQL), 50 conn', `${info.requests.average.toFixed(0)} req/s, p99 ${info.latency.p99} ms, ${errs(info)} errors`, `bare ${barePost.requests.average.toFixed(0)} req/s`, `ratio ${ratio2.toFixed(2)} (goal ≥ 0.3)`]);
 }
 
-async function main() {
-  if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
+async function bundle() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-web-'));
   const port = await freePort();
   const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true' });
@@ -152,8 +161,15 @@ async function main() {
   await loginBundle(`http://127.0.0.1:${port}`);
   await stop(child);
   rmSync(dataDir, { recursive: true, force: true });
-  await startup();
-  await throughput();
+}
+
+async function main() {
+  if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
+  // BENCH_ONLY=bundle, startup or throughput runs one part.
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === 'bundle') await bundle();
+  if (!only || only === 'startup') await startup();
+  if (!only || only === 'throughput') await throughput();
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

@@ -2,18 +2,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@portal/contracts';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
 import { registerAuthentication, TokenService } from './platform/auth.js';
 import { registerErrorHandling, registerRequestContext } from './platform/http.js';
 import { Mailer } from './platform/mail.js';
+import { SessionCache } from './platform/session-cache.js';
 import { newId } from './platform/crypto.js';
 import { WEB_DIST_DIR } from './platform/paths.js';
 import type { App, Module, Platform } from './platform/services.js';
@@ -39,7 +40,9 @@ const API_BODY_LIMIT = 256 * 1024;
 
 /** Builds the server: external plugins → platform → modules, in that order. */
 export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform }> {
-  const { config, db } = opts;
+  const { config } = opts;
+  const sessions = new SessionCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 });
+  const db = sessions.observeWrites(opts.db);
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: API_BODY_LIMIT,
@@ -50,32 +53,12 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  // Response schemas document the API and type the handlers at compile time; re-validating every
+  // answer at run time would cost more than the rest of a typical request.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerSecurityHeaders(app);
 
   // External plugins.
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Ant Design injects its component styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
   await app.register(formbody, { bodyLimit: API_BODY_LIMIT });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -95,9 +78,13 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   registerErrorHandling(app);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
-  const platform: Platform = { config, db, mailer, tokens, startedAt: Date.now() };
+  await sessions.start(db);
+  const platform: Platform = { config, db, mailer, tokens, sessions, startedAt: Date.now() };
   app.decorate('platform', platform);
-  app.addHook('onClose', async () => mailer.close());
+  app.addHook('onClose', async () => {
+    mailer.close();
+    await sessions.stop();
+  });
 
   // Modules.
   const modules: Module[] = [
@@ -108,13 +95,56 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     for (const m of modules) m.publicRoutes?.(api);
     await api.register(async (privateScope) => {
-      registerAuthentication(privateScope, { db, tokens });
+      registerAuthentication(privateScope, { db, tokens, sessions });
       for (const m of modules) m.privateRoutes?.(privateScope);
     });
   }, { prefix: API_BASE });
 
   if (opts.serveWeb !== false && existsSync(join(WEB_DIST_DIR, 'index.html'))) await serveWebApp(app);
   return app as App & { platform: Platform };
+}
+
+/**
+ * Pages get helmet's full set with a real content security policy. API answers are JSON, never
+ * rendered, so they get a small fixed set: no loading, no framing, no sniffing, same origin only.
+ * (HSTS comes with the pages, which a browser always loads first.)
+ */
+const documentHeaders = helmet({
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Ant Design injects its component styles at run time.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+});
+const API_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function registerSecurityHeaders(app: App) {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith(`${API_BASE}/`)) {
+      reply.headers(API_HEADERS);
+      done();
+    } else {
+      documentHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    }
+  });
 }
 
 /** The built single-page app; unknown non-API paths get index.html so client routes work on reload. */

@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"').default('Dental Portal <no-reply@localhost>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
@@ -46,6 +47,8 @@ export interface Config {
   mailFrom: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
+  /** How long a process may hold a session in memory between change notifications (0 = never). */
+  sessionCacheSeconds: number;
   demoPassword: string;
   /** Seed demo accounts into a new database. */
   seedDemo: boolean;
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     mailFrom: e.MAIL_FROM,
     jwtSecret,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     demoPassword: e.DEMO_PASSWORD,
     seedDemo: e.SEED_DEMO === 'auto' ? e.NODE_ENV !== 'production' : e.SEED_DEMO === 'true',
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,

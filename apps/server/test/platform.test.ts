@@ -59,11 +59,27 @@ describe('platform', () => {
 
   it('sets security headers, a content security policy and a request id; no CORS by default', async () => {
     const res = await h.app.inject({ url: '/api/v2/common/monitor', headers: { origin: 'http://evil.test' } });
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // API answers are never rendered: nothing may load from them and nothing may frame them.
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await h.app.inject({ method: 'OPTIONS', url: '/api/v2/login', headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    // Pages get the full policy.
+    const page = await h.app.inject({ url: '/api/docs/' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['strict-transport-security']).toBeTruthy();
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
+  it('answers 503 from the health check when the database is gone', async () => {
+    const broken = await createHarness();
+    await broken.db.close();
+    const res = await broken.call('common/monitor', { method: 'GET' });
+    expect([res.status, res.code]).toEqual([503, 503]);
+    await broken.app.close();
   });
 
   it('answers in the language of the lang header', async () => {

@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
+import { buildApp } from '../src/app.js';
 import { createHarness, createUser, login, PASSWORD, snapshot, type Harness } from './harness.js';
+
+/**
+ * Another process hears of a change through a PostgreSQL notification, which arrives a moment after
+ * the commit; this waits up to a second for the expected code.
+ */
+async function codeSoon(call: () => Promise<{ code: number }>, expected: number): Promise<number> {
+  let code = 0;
+  for (let i = 0; i < 50; i++) {
+    code = (await call()).code;
+    if (code === expected) return code;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return code;
+}
 
 let h: Harness;
 beforeAll(async () => {
@@ -97,15 +112,33 @@ describe('sessions', () => {
     expect((await h.call('user/free-login', { body: { sign: expiredSign } })).code).toBe(2020);
   });
 
-  it('ends sessions at once when the user or the organization is disabled', async () => {
+  it('ends sessions promptly when the user or the organization is disabled, even by plain SQL', async () => {
     const u = await createUser(h.db);
     const t = await login(h, u.account);
+    expect((await h.call('user/info', { token: t.accessToken })).code).toBe(200); // now held in memory
     await h.db.query('UPDATE users SET status = 2 WHERE id = $1', [u.userId]);
-    expect((await h.call('user/info', { token: t.accessToken })).code).toBe(402);
+    expect(await codeSoon(() => h.call('user/info', { token: t.accessToken }), 402)).toBe(402);
     const v = await createUser(h.db);
     const t2 = await login(h, v.account);
+    expect((await h.call('user/info', { token: t2.accessToken })).code).toBe(200);
     await h.db.query('UPDATE organizations SET status = 2 WHERE id = $1', [v.organizationId]);
-    expect((await h.call('user/info', { token: t2.accessToken })).code).toBe(402);
+    expect(await codeSoon(() => h.call('user/info', { token: t2.accessToken }), 402)).toBe(402);
+  });
+
+  it('a logout through one process ends the session in every other process at once', async () => {
+    const second = await buildApp({ config: h.config, db: h.db, serveWeb: false, logger: false });
+    await second.ready();
+    try {
+      const u = await createUser(h.db);
+      const t = await login(h, u.account);
+      const infoOnSecond = () =>
+        second.inject({ method: 'POST', url: '/api/v2/user/info', headers: { authorization: `Bearer ${t.accessToken}` } }).then((r) => ({ code: r.json().code as number }));
+      expect((await infoOnSecond()).code).toBe(200);
+      expect((await h.call('user/logout', { token: t.accessToken })).code).toBe(200);
+      expect(await codeSoon(infoOnSecond, 402)).toBe(402);
+    } finally {
+      await second.close();
+    }
   });
 });
 

@@ -39,8 +39,8 @@ describe.each(TREES.filter(existsSync))('locales in %s', (dir) => {
           expect(other.get(key)!.trim(), `${lang}/${ns}:${key} empty`).not.toBe('');
           if (other.get(key) === text && /[a-z]{4,}/i.test(text.replace(/\{\{\w+\}\}/g, ''))) same += 1;
         }
-        // Brand names and codes may stay as they are; most strings must not be English copies.
-        expect(same / en.size, `${lang}/${ns}: share of strings left in English`).toBeLessThan(0.2);
+        // Brand names, codes and loanwords (Dashboard, Account, OEM) may stay; most strings must not be English copies.
+        expect(same / en.size, `${lang}/${ns}: share of strings left in English`).toBeLessThan(0.3);
       }
     });
   }

@@ -1,11 +1,16 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { OrgStatus, UserStatus } from '@portal/contracts';
 import type { Db } from './db.js';
 import { fail } from './errors.js';
 import { readInfoHeader } from './http.js';
+import type { SessionCache } from './session-cache.js';
+import { usersRepository, type UserWithOrgRow } from '../modules/users/users.repository.js';
 
 export interface AuthContext {
+  /** The signed-in user with organization and role, as loaded for this request. */
+  user: UserWithOrgRow;
   userId: number;
   userCode: string;
   organizationId: number;
@@ -31,9 +36,10 @@ declare module 'fastify' {
 }
 
 export class TokenService {
-  private readonly key: Uint8Array;
+  // A KeyObject made once: passing raw bytes makes jose import the key on every call.
+  private readonly key: KeyObject;
   constructor(secret: string, readonly ttlSeconds: number) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
   sign(claims: { userCode: string; sessionId: string }): Promise<string> {
     return new SignJWT({ sid: claims.sessionId })
@@ -43,11 +49,28 @@ export class TokenService {
       .setExpirationTime(`${this.ttlSeconds}s`)
       .sign(this.key);
   }
+  /**
+   * Verified tokens are remembered until they expire: a client presents the same token on every call,
+   * and WebCrypto verification is a thread-pool round trip. Only the signature check is cached;
+   * the session is still looked up on every request, so revocation applies at once.
+   */
+  private readonly verified = new Map<string, { userCode: string; sessionId: string; issuedAt: number; expiresAt: number }>();
+  private static readonly CACHE_SIZE = 10_000;
+
   async verify(token: string): Promise<{ userCode: string; sessionId: string; issuedAt: number } | null> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.expiresAt > Date.now() / 1000) return hit;
+      this.verified.delete(token);
+      return null;
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { userCode: payload.sub, sessionId: payload.sid, issuedAt: payload.iat ?? 0 };
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
+      const claims = { userCode: payload.sub, sessionId: payload.sid, issuedAt: payload.iat ?? 0, expiresAt: payload.exp };
+      if (this.verified.size >= TokenService.CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+      return claims;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;
@@ -63,43 +86,25 @@ export function readAccessToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-interface SessionRow {
-  user_id: number;
-  user_code: string;
-  organization_id: number;
-  role_id: number;
-  status: number;
-  force_change_password: boolean;
-  org_type: number;
-  org_status: number;
-  revoked_at: Date | null;
-  expires_at: Date;
-  identity_verified_until: Date | null;
-}
 
 /**
  * Authentication for a whole route subtree: the token, then one query for the live session,
  * the user and the organization, so revocation and disabling take effect at once.
  */
-export function registerAuthentication(scope: FastifyInstance, deps: { db: Db; tokens: TokenService }) {
+export function registerAuthentication(scope: FastifyInstance, deps: { db: Db; tokens: TokenService; sessions: SessionCache }) {
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const token = readAccessToken(request);
     if (!token) fail('TOKEN_INVALID');
     const claims = await deps.tokens.verify(token);
     if (!claims) fail('TOKEN_INVALID');
-    const [row] = await deps.db.query<SessionRow>(
-      `SELECT u.id AS user_id, u.user_code, u.organization_id, u.role_id, u.status, u.force_change_password,
-              o.type AS org_type, o.status AS org_status, s.revoked_at, s.expires_at, s.identity_verified_until
-         FROM sessions s JOIN users u ON u.id = s.user_id JOIN organizations o ON o.id = u.organization_id
-        WHERE s.id = $1`,
-      [claims.sessionId],
-    );
+    const row = await deps.sessions.get(claims.sessionId, () => usersRepository.findBySession(deps.db, claims.sessionId));
     if (!row || row.user_code !== claims.userCode) fail('TOKEN_INVALID');
     if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
     if (row.status === UserStatus.Disabled) fail('SESSION_ENDED', {}, null);
     if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
     request.auth = {
-      userId: Number(row.user_id),
+      user: row,
+      userId: Number(row.id),
       userCode: row.user_code,
       organizationId: Number(row.organization_id),
       orgType: row.org_type,

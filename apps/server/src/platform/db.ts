@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -14,6 +15,8 @@ export interface Queryable {
 export interface Db extends Queryable {
   kind: 'pglite' | 'postgres';
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Calls `fn` for each notification on `channel` (LISTEN); resolves to an unsubscribe function. */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -28,23 +31,41 @@ export function pgliteDb(client: PGlite): Db {
         fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows }),
       );
     },
+    async listen(channel, fn) {
+      return client.listen(channel, fn);
+    },
     close: () => client.close(),
   };
 }
 
-export function postgresDb(connectionString: string, max = 10): Db {
+/**
+ * Single data statements run as named prepared statements, so PostgreSQL parses and plans each
+ * repository query once per connection. The SQL is static text, so the set of names stays small.
+ */
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+const statementNames = new Map<string, string>();
+function prepared(sql: string, values: unknown[]): pg.QueryConfig {
+  if (!PREPARABLE.test(sql)) return { text: sql, values };
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return { name, text: sql, values };
+}
+
+export function postgresDb(connectionString: string, max = 20): Db {
   const pool = new pg.Pool({ connectionString, max });
-  // Timestamps and bigints come back as text; the repositories convert what they expose.
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await pool.query(sql, params)).rows as T[];
+      return (await pool.query(prepared(sql, params))).rows as T[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const conn = await pool.connect();
       try {
         await conn.query('BEGIN');
-        const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await conn.query(sql, params)).rows as R[] });
+        const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await conn.query(prepared(sql, params))).rows as R[] });
         await conn.query('COMMIT');
         return result;
       } catch (err) {
@@ -53,6 +74,29 @@ export function postgresDb(connectionString: string, max = 10): Db {
       } finally {
         conn.release();
       }
+    },
+    async listen(channel, fn) {
+      // A dedicated connection; if it drops, listeners hear an empty payload (so caches forget
+      // everything they might have missed) and it reconnects.
+      let closed = false;
+      let client: pg.Client | undefined;
+      const connect = async () => {
+        client = new pg.Client({ connectionString });
+        client.on('notification', (n) => fn(n.payload ?? ''));
+        client.on('error', () => undefined);
+        client.on('end', () => {
+          if (closed) return;
+          fn('');
+          setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+        });
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      };
+      await connect();
+      return async () => {
+        closed = true;
+        await client?.end();
+      };
     },
     close: () => pool.end(),
   };

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import type { Mailer } from './mail.js';
 import type { TokenService } from './auth.js';
+import type { SessionCache } from './session-cache.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -13,6 +14,7 @@ export interface Platform {
   db: Db;
   mailer: Mailer;
   tokens: TokenService;
+  sessions: SessionCache;
   startedAt: number;
 }
 

@@ -36,11 +36,28 @@ export interface UserWithOrgRow extends UserRow {
   role_name: string;
 }
 
-const WITH_ORG = `SELECT u.*, o.code AS org_code, o.name AS org_name, o.type AS org_type, o.region AS org_region,
-       o.status AS org_status, o.review_status AS org_review_status, r.code AS role_code, r.name AS role_name
-  FROM users u JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id`;
+const USER_WITH_ORG_COLUMNS = `u.*, o.code AS org_code, o.name AS org_name, o.type AS org_type, o.region AS org_region,
+       o.status AS org_status, o.review_status AS org_review_status, r.code AS role_code, r.name AS role_name`;
+const ORG_AND_ROLE = 'JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id';
+const WITH_ORG = `SELECT ${USER_WITH_ORG_COLUMNS} FROM users u ${ORG_AND_ROLE}`;
+
+export interface UserSessionRow extends UserWithOrgRow {
+  revoked_at: Date | null;
+  expires_at: Date;
+  identity_verified_until: Date | null;
+}
 
 export const usersRepository = {
+  /** One query per authenticated request: the session with its user, organization and role. */
+  async findBySession(db: Queryable, sessionId: string): Promise<UserSessionRow | undefined> {
+    return (
+      await db.query<UserSessionRow>(
+        `SELECT ${USER_WITH_ORG_COLUMNS}, s.revoked_at, s.expires_at, s.identity_verified_until
+           FROM sessions s JOIN users u ON u.id = s.user_id ${ORG_AND_ROLE} WHERE s.id = $1`,
+        [sessionId],
+      )
+    )[0];
+  },
   async findById(db: Queryable, id: number): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.id = $1`, [id]))[0];
   },

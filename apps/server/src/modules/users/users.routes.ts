@@ -2,6 +2,7 @@ import { Permission, ResetUserPassBody, ResetUserPassResult, ChangePassBody, Emp
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { UsersService } from './users.service.js';
+import { toUserInfo } from './user-info.js';
 
 export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer)): Module {
   return {
@@ -9,7 +10,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
       app.post('/user/info', {
         schema: { tags: ['users'], summary: 'The signed-in user with organization and role', response: { 200: envelope(UserInfo) } },
         config: { allowForcedPasswordChange: true },
-      }, async (request) => ok(request, await users.info(request.auth.userId)));
+      }, async (request) => ok(request, toUserInfo(request.auth.user)));
 
       app.post('/user/update', {
         schema: { tags: ['users'], summary: 'Update own account info', body: UpdateUserBody, response: { 200: envelope(UserInfo) } },

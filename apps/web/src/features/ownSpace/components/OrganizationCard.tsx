@@ -12,7 +12,10 @@ export function OrganizationCard({ user }: { user: UserInfo }) {
         <Descriptions.Item label={t('organization.code')}>{org.code}</Descriptions.Item>
         <Descriptions.Item label={t('organization.type')}>{t(`layout:orgType.${org.type}`, { defaultValue: String(org.type) })}</Descriptions.Item>
         <Descriptions.Item label={t('organization.region')}>{t(`register:region.${org.region}`)}</Descriptions.Item>
-        <Descriptions.Item label={t('organization.role')}>{user.role.name}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.role')}>
+          {/* Built-in roles carry a translation key ('role.clinicAdmin'); roles made by users carry their own name. */}
+          {t(`layout:roles.${user.role.name.replace(/^role\./, '')}`, { defaultValue: user.role.name })}
+        </Descriptions.Item>
       </Descriptions>
     </Card>
   );

@@ -1,0 +1,79 @@
+import type { Db } from './db.js';
+import type { UserSessionRow } from '../modules/users/users.repository.js';
+
+/**
+ * Signed-in sessions held in memory, so an authenticated request needs no database round trip.
+ * Any change to sessions, users, organizations or roles — by this process or another, through the
+ * application or plain SQL — fires the `auth_changed` notification (migration 0002) and every
+ * process forgets everything it holds. Entries also age out, as a safety net.
+ */
+const AUTH_WRITE = /^\s*(UPDATE|DELETE\s+FROM)\s+(sessions|users|organizations|roles)\b/i;
+
+export class SessionCache {
+  private readonly entries = new Map<string, { row: UserSessionRow; until: number }>();
+  private unlisten?: () => Promise<void>;
+  /** Bumped on every invalidation, so a lookup that raced with a change is not stored. */
+  private generation = 0;
+
+  constructor(private readonly opts: { ttlMs: number; maxEntries: number }) {}
+
+  async start(db: Db) {
+    this.unlisten = await db.listen('auth_changed', () => this.clear());
+  }
+
+  async get(sessionId: string, load: () => Promise<UserSessionRow | undefined>): Promise<UserSessionRow | undefined> {
+    if (this.opts.ttlMs <= 0) return load();
+    const hit = this.entries.get(sessionId);
+    if (hit && hit.until > Date.now()) return hit.row;
+    const generation = this.generation;
+    const row = await load();
+    if (row && generation === this.generation) {
+      if (this.entries.size >= this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(sessionId, { row, until: Date.now() + this.opts.ttlMs });
+    }
+    return row;
+  }
+
+  /**
+   * The same database with this process's own writes to those tables clearing the cache at once,
+   * without waiting for the notification to come back.
+   */
+  observeWrites(db: Db): Db {
+    const touches = (sql: string) => AUTH_WRITE.test(sql);
+    const query: Db['query'] = async (sql, params) => {
+      const rows = await db.query(sql, params);
+      if (touches(sql)) this.clear();
+      return rows as never;
+    };
+    return {
+      ...db,
+      query,
+      transaction: async (fn) => {
+        let wrote = false;
+        const result = await db.transaction((tx) =>
+          fn({
+            query: async (sql, params) => {
+              if (touches(sql)) {
+                wrote = true;
+                this.clear();
+              }
+              return tx.query(sql, params);
+            },
+          }),
+        );
+        if (wrote) this.clear();
+        return result;
+      },
+    };
+  }
+
+  clear() {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  async stop() {
+    // The database may already be closed; there is then nothing left to stop listening to.
+    await this.unlisten?.().catch(() => undefined);
+  }
+}
