@@ -9,7 +9,8 @@ import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
-import { BREAKPOINTS, OWN_SPACE_MENU, type MenuItem } from '@portal/contracts';
+import { BREAKPOINTS, OWN_SPACE_MENU, type Language, type MenuItem } from '@portal/contracts';
+import { updateUser } from '../../features/ownSpace/api/updateUser';
 import { LangSwitch } from '../../components/LangSwitch';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { useAppConfig } from '../../lib/appConfig';
@@ -133,7 +134,8 @@ export default function MainLayout() {
             onClick={() => (drawerMode ? setDrawerOpen(true) : setCollapsed(!collapsed))}
           />
           <div className="header-spacer" />
-          <LangSwitch />
+          {/* The account's language follows, so mails arrive in it too. */}
+          <LangSwitch onChange={(lang) => void updateUser({ language: lang as Language }).catch(() => undefined)} />
           <ThemeSwitch />
           <Dropdown menu={{ items: userItems }} trigger={['click']} placement="bottomRight">
             <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
