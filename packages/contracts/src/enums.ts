@@ -75,3 +75,35 @@ export const SORT_ORDERS = ['desc', 'asc'] as const;
 
 /** Upload targets (§3). */
 export const UPLOAD_TARGETS = ['avatar', 'license', 'voice', 'organization'] as const;
+
+/** Treatment work types (§3). */
+export const TREATMENTS = [
+  'Crown', 'Inlay', 'Veneer', 'Pontic', 'ClearAligner', 'DentalBraces', 'ModelArchiving', 'SurgicalGuide', 'SmileDesign', 'OralCheck',
+  'StudyModel', 'BiteSplint', 'Retainer', 'PartialDenture', 'FullDenture', 'None', 'ImplantUpper', 'ImplantLower', 'ImplantFullJaw',
+] as const;
+export type Treatment = (typeof TREATMENTS)[number];
+
+/** File kinds by format (§3). a3d is stored and downloadable but not shown. */
+export const MODEL_FORMATS = ['stl', 'ply', 'obj', 'a3d'] as const;
+export const IMAGE_FORMATS = ['jpg', 'jpeg', 'png', 'gif', 'svg'] as const;
+export const FILE_FORMATS = [...MODEL_FORMATS, ...IMAGE_FORMATS, 'mp4', 'mp3', 'pdf'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+export const FILE_KINDS = ['model', 'image', 'video', 'audio', 'document'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+export function kindOfFormat(format: FileFormat): FileKind {
+  if ((MODEL_FORMATS as readonly string[]).includes(format)) return 'model';
+  if ((IMAGE_FORMATS as readonly string[]).includes(format)) return 'image';
+  return format === 'mp4' ? 'video' : format === 'mp3' ? 'audio' : 'document';
+}
+/** Which jaw a model shows, when known. */
+export const JAWS = ['upper', 'lower', 'bite'] as const;
+
+/** Upload tags (§4). */
+export const UPLOAD_TAGS = ['uploading', 'uploaded', 'uploadFail', 'finished'] as const;
+export type UploadTag = (typeof UPLOAD_TAGS)[number];
+
+/** Preparation of the compact viewer version of a model. */
+export const VIEWER_STATUSES = ['none', 'pending', 'ready', 'failed'] as const;
+
+/** Export statuses (§4). */
+export const ExportStatus = { Default: 0, Success: 1, Fail: 2, NoFile: 3, NoRequiredFile: 4, Packing: 5 } as const;

@@ -8,3 +8,4 @@ export * from './menu.js';
 export * from './api/fields.js';
 export * from './api/auth.js';
 export * from './api/platform.js';
+export * from './api/cases.js';

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { CASE_NAME_MAX, FIELD_MAX } from '../constants.js';
+import { CASE_STATUSES, FILE_FORMATS, FILE_KINDS, JAWS, SORT_ORDERS, TREATMENTS, UPLOAD_TAGS, VIEWER_STATUSES } from '../enums.js';
+import { zInt, zPage, zRequiredText, zText } from './fields.js';
+
+const zDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'date' });
+const zCodes = z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(zRequiredText(FIELD_MAX.code)).min(1).max(500));
+const zTreatments = z.preprocess(
+  (v) => (typeof v === 'string' ? (v ? v.split(',').map((s) => s.trim()) : []) : v),
+  z.array(z.enum(TREATMENTS)).max(TREATMENTS.length),
+);
+
+export const CaseFields = {
+  name: zRequiredText(CASE_NAME_MAX),
+  patientName: zRequiredText(FIELD_MAX.name),
+  patientId: zText(FIELD_MAX.code).optional(),
+  birthDate: zDate.optional().or(z.literal('')),
+  scanDate: z.string().trim().max(40).pipe(z.iso.datetime({ offset: true })).optional().or(z.literal('')),
+  dentistId: zInt.pipe(z.number().min(1)).optional().or(z.literal('')),
+  treatments: zTreatments.default([]),
+  memo: zText(2000).optional(),
+};
+export const CreateCaseBody = z.object(CaseFields);
+export type CreateCaseBody = z.infer<typeof CreateCaseBody>;
+export const UpdateCaseBody = z.object({ caseCode: zRequiredText(FIELD_MAX.code), ...CaseFields });
+export const CaseCodeBody = z.object({ caseCode: zRequiredText(FIELD_MAX.code) });
+export const CaseCodesBody = z.object({ caseCodes: zCodes });
+
+export const CASE_SORT_FIELDS = ['scanDate', 'createdAt', 'patientName', 'name'] as const;
+export const CaseListQuery = z.object({
+  ...zPage,
+  sortField: z.enum(CASE_SORT_FIELDS).default('scanDate'),
+  sortOrder: z.enum(SORT_ORDERS).default('desc'),
+  dateFrom: zDate.optional(),
+  dateTo: zDate.optional(),
+  status: z.enum(CASE_STATUSES).optional(),
+  treatment: z.enum(TREATMENTS).optional(),
+  dentistId: zInt.pipe(z.number().min(1)).optional(),
+  keyword: zText(FIELD_MAX.name).optional(),
+});
+export type CaseListQuery = z.infer<typeof CaseListQuery>;
+
+export const CaseFile = z.object({
+  fileCode: z.string(),
+  name: z.string(),
+  format: z.enum(FILE_FORMATS),
+  kind: z.enum(FILE_KINDS),
+  jaw: z.enum(JAWS).nullable(),
+  size: z.number(),
+  uploadTag: z.enum(UPLOAD_TAGS),
+  viewerStatus: z.enum(VIEWER_STATUSES),
+  createdAt: z.string(),
+});
+export type CaseFile = z.infer<typeof CaseFile>;
+
+export const CaseSummary = z.object({
+  caseCode: z.string(),
+  name: z.string(),
+  patientName: z.string(),
+  patientId: z.string().nullable(),
+  birthDate: z.string().nullable(),
+  /** Whole years from the birth date. */
+  age: z.number().nullable(),
+  scanDate: z.string().nullable(),
+  dentist: z.object({ id: z.number(), name: z.string() }).nullable(),
+  treatments: z.array(z.enum(TREATMENTS)),
+  status: z.enum(CASE_STATUSES),
+  fileCount: z.number(),
+  size: z.number(),
+  deviceSerial: z.string().nullable(),
+  createdAt: z.string(),
+  deletedAt: z.string().nullable(),
+});
+export type CaseSummary = z.infer<typeof CaseSummary>;
+export const CaseDetail = CaseSummary.extend({ memo: z.string().nullable(), files: z.array(CaseFile) });
+export type CaseDetail = z.infer<typeof CaseDetail>;
+export const CaseListResult = z.object({ total: z.number(), list: z.array(CaseSummary) });
+
+export const FileCodeBody = z.object({ fileCode: zRequiredText(FIELD_MAX.code) });
+/** A short-lived grant to download a file directly (signed URL). */
+export const DownloadGrant = z.object({
+  url: z.string(),
+  /** The compact viewer version of a model; answers 2007 while it is being prepared. */
+  viewerUrl: z.string().nullable(),
+  expiresAt: z.string(),
+});
+
+export const Dentist = z.object({ id: z.number(), name: z.string(), caseCount: z.number() });
+export const DentistListResult = z.object({ list: z.array(Dentist) });
+export const SaveDentistBody = z.object({ id: zInt.pipe(z.number().min(1)).optional(), name: zRequiredText(FIELD_MAX.name) });
+export const DeleteDentistBody = z.object({ id: zInt.pipe(z.number().min(1)) });
+
+export const StorageUsage = z.object({
+  usedBytes: z.number(),
+  quotaBytes: z.number(),
+  recycleBinBytes: z.number(),
+  byKind: z.array(z.object({ kind: z.enum(FILE_KINDS), bytes: z.number(), count: z.number() })),
+  largestCases: z.array(z.object({ caseCode: z.string(), name: z.string(), patientName: z.string(), size: z.number() })),
+  largestFiles: z.array(z.object({ fileCode: z.string(), caseCode: z.string(), name: z.string(), size: z.number() })),
+});
+
+export const ExportBody = z.object({
+  caseCodes: zCodes,
+  types: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(z.enum(FILE_FORMATS)).min(1)),
+});
+export const ExportInfo = z.object({
+  exportCode: z.string(),
+  status: z.number(),
+  /** 0 to 100 while packing. */
+  progress: z.number(),
+  size: z.number().nullable(),
+  /** A signed, expiring link to the zip once packed. */
+  downloadUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const ExportCodeBody = z.object({ exportCode: zRequiredText(FIELD_MAX.code) });
+export const RecycleBinQuery = z.object({ ...zPage });
+
+export const DEVICE_STATUSES = ['Activated', 'DataTransferring', 'DataTransferred', 'InActiveted', 'Disabled', 'Canceled'] as const;
+export const Device = z.object({
+  serialNumber: z.string(),
+  model: z.string(),
+  name: z.string().nullable(),
+  status: z.enum(DEVICE_STATUSES),
+  localSave: z.boolean(),
+  cloudSave: z.boolean(),
+  limitType: z.number(),
+  warrantyDate: z.string().nullable(),
+  batteryHealth: z.number().nullable(),
+  lastSeenAt: z.string().nullable(),
+  clinicName: z.string().nullable(),
+  dealerName: z.string().nullable(),
+});
+export const DeviceListQuery = z.object({ ...zPage, keyword: zText(FIELD_MAX.code).optional() });
+export const DeviceListResult = z.object({ total: z.number(), list: z.array(Device) });
+export const EditDeviceNameBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), name: zRequiredText(FIELD_MAX.name) });
+export const ActivateDeviceBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), activationCode: zRequiredText(FIELD_MAX.code) });
+export const CatalogImportResult = z.object({
+  imported: z.number(),
+  errors: z.array(z.object({ row: z.number(), reason: z.string() })),
+});
