@@ -11,8 +11,11 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import { API_BASE } from '@portal/contracts';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
-import { registerAuthentication, TokenService } from './platform/auth.js';
-import { registerErrorHandling, registerRequestContext } from './platform/http.js';
+import { authenticateToken, registerAuthentication, roleHasPermission, TokenService } from './platform/auth.js';
+import { fail } from './platform/errors.js';
+import { Jobs } from './platform/jobs.js';
+import { LocalStore, S3BlobStore, type BlobStore } from './platform/storage.js';
+import { readInfoToken, registerErrorHandling, registerRequestContext } from './platform/http.js';
 import { Mailer } from './platform/mail.js';
 import { SessionCache } from './platform/session-cache.js';
 import { newId } from './platform/crypto.js';
@@ -27,6 +30,12 @@ import { reviewModule } from './modules/organizations/review.routes.js';
 import { recoveryModule } from './modules/recovery/recovery.routes.js';
 import { registrationModule } from './modules/registration/registration.routes.js';
 import { usersModule } from './modules/users/users.routes.js';
+import { casesModule } from './modules/cases/cases.routes.js';
+import { CasesService } from './modules/cases/cases.service.js';
+import { dentistsModule } from './modules/dentists/dentists.routes.js';
+import { filesModule } from './modules/files/files.routes.js';
+import { FilesService } from './modules/files/files.service.js';
+import { UploadsService } from './modules/files/uploads.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -39,7 +48,7 @@ export interface BuildOptions {
 const API_BODY_LIMIT = 256 * 1024;
 
 /** Builds the server: external plugins → platform → modules, in that order. */
-export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform }> {
+export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform; maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }> }> {
   const { config } = opts;
   const sessions = new SessionCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 });
   const db = sessions.observeWrites(opts.db);
@@ -79,17 +88,38 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
   await sessions.start(db);
-  const platform: Platform = { config, db, mailer, tokens, sessions, startedAt: Date.now() };
+  const store: BlobStore = config.storage.kind === 's3' ? new S3BlobStore(config.storage) : new LocalStore(config.storage.root);
+  const jobs = new Jobs(db, app.log);
+  const platform: Platform = { config, db, mailer, tokens, sessions, store, jobs, startedAt: Date.now() };
   app.decorate('platform', platform);
   app.addHook('onClose', async () => {
+    await jobs.stop();
     mailer.close();
     await sessions.stop();
   });
 
   // Modules.
+  const filesService = new FilesService(db, store, config);
+  const uploads = new UploadsService(
+    db, store, config,
+    async (authorization, info) => {
+      const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : readInfoToken(info);
+      const { auth } = await authenticateToken({ db, tokens, sessions }, token);
+      if (auth.forceChangePassword || !(await roleHasPermission(db, auth.roleId, 'case:edit'))) fail('NO_PERMISSION');
+      return { organizationId: auth.organizationId, userId: auth.userId, deviceId: null };
+    },
+    (fileId) => jobs.enqueue('prepareModel', { fileId }),
+  );
+  const cases = new CasesService(db, store);
+  // Housekeeping, run hourly by the server process: the recycle bin's retention and abandoned uploads.
+  app.decorate('maintenance', async () => ({
+    purgedCases: await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) }),
+    abandonedUploads: await uploads.discardAbandoned(),
+  }));
   const modules: Module[] = [
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
+    casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads),
   ];
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -101,7 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   }, { prefix: API_BASE });
 
   if (opts.serveWeb !== false && existsSync(join(WEB_DIST_DIR, 'index.html'))) await serveWebApp(app);
-  return app as App & { platform: Platform };
+  return app as App & { platform: Platform; maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }> };
 }
 
 /**
@@ -167,5 +197,6 @@ async function serveWebApp(app: App) {
 declare module 'fastify' {
   interface FastifyInstance {
     platform: Platform;
+    maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }>;
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { REGIONS } from '@portal/contracts';
+import { FILE_FORMATS, REGIONS, type FileFormat } from '@portal/contracts';
 
 const url = (protocols: string[]) =>
   z.string().refine((v) => {
@@ -33,6 +33,23 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   APP_NAME: z.string().min(1).max(60).default('Dental Portal'),
   SUPPORT_URL: url(['http:', 'https:', 'mailto:']).default('mailto:support@localhost'),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(2048),
+  UPLOAD_FORMATS: z
+    .string()
+    .regex(/^[a-z0-9]+(,[a-z0-9]+)*$/, 'must be a comma-separated list of formats')
+    .refine((v) => v.split(',').every((f) => (FILE_FORMATS as readonly string[]).includes(f)), `formats must be among ${FILE_FORMATS.join(',')}`)
+    .default(FILE_FORMATS.join(',')),
+  UPLOAD_MAX_FILES_PER_CASE: z.coerce.number().int().min(1).max(10_000).default(100),
+  STORAGE_QUOTA_GB: z.coerce.number().min(0.001).max(1_000_000).default(50),
+  RECYCLE_BIN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
 });
 
 export interface Config {
@@ -57,6 +74,10 @@ export interface Config {
   trustProxy: boolean;
   appName: string;
   supportUrl: string;
+  storage: { kind: 'local'; root: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  uploads: { maxBytes: number; formats: FileFormat[]; maxFilesPerCase: number; defaultQuotaBytes: number };
+  recycleBinDays: number;
+  fileLinkTtlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   const dataDir = resolve(e.DATA_DIR);
   const jwtSecret = e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (e.STORAGE === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -93,6 +118,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     trustProxy: e.TRUST_PROXY === 'true',
     appName: e.APP_NAME,
     supportUrl: e.SUPPORT_URL,
+    storage:
+      e.STORAGE === 's3'
+        ? { kind: 's3', bucket: e.S3_BUCKET!, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY!, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' }
+        : { kind: 'local', root: join(dataDir, 'files') },
+    uploads: {
+      maxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+      formats: e.UPLOAD_FORMATS.split(',') as FileFormat[],
+      maxFilesPerCase: e.UPLOAD_MAX_FILES_PER_CASE,
+      defaultQuotaBytes: Math.round(e.STORAGE_QUOTA_GB * 1024 ** 3),
+    },
+    recycleBinDays: e.RECYCLE_BIN_DAYS,
+    fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
   };
 }
 

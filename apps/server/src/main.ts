@@ -32,6 +32,11 @@ async function main() {
 
   const retry = setInterval(() => void app.platform.mailer.retryFailed().catch((err) => app.log.warn({ err }, 'mail retry failed')), 60_000);
   retry.unref();
+  app.platform.jobs.start();
+  const housekeeping = () => void app.maintenance().catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+  housekeeping();
+  const hourly = setInterval(housekeeping, 3_600_000);
+  hourly.unref();
 
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${join(config.dataDir, 'pglite')}`;
   const lines = [`\n  Dental Portal is running at ${config.publicUrl}  (${where})`];
@@ -50,6 +55,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(retry);
+    clearInterval(hourly);
     await app.close();
     await db.close();
     process.exit(0);

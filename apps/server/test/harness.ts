@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
@@ -42,6 +44,8 @@ export interface Harness {
   /** POST (or GET) to /api/v2/<path>; JSON body unless `form` is given. */
   call: (path: string, opts?: CallOptions) => Promise<{ status: number; code: number; msg: string; data: any; headers: Record<string, unknown> }>;
   close: () => Promise<void>;
+  /** Starts listening on a free loopback port (for protocol clients such as tus); answers the base URL. */
+  listen: () => Promise<string>;
 }
 export interface CallOptions {
   body?: Record<string, unknown>;
@@ -53,8 +57,12 @@ export interface CallOptions {
 }
 
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-test-'));
   const config = loadConfig(
-    { NODE_ENV: 'test', PUBLIC_URL: 'http://portal.test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', JWT_SECRET: randomBytes(32).toString('hex'), ...env },
+    {
+      NODE_ENV: 'test', PUBLIC_URL: 'http://portal.test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', JWT_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir, ...env,
+    },
     { persistSecret: false },
   );
   const db = await freshDb();
@@ -76,7 +84,13 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     const json = res.headers['content-type']?.toString().includes('json') ? res.json() : { code: 0, msg: '', data: res.body };
     return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
   };
-  return { app, db, config, call, close: async () => { await app.close(); await db.close(); } };
+  let baseUrl: string | undefined;
+  const listen = async () => (baseUrl ??= await app.listen({ port: 0, host: '127.0.0.1' }));
+  return { app, db, config, call, listen, close: async () => {
+    await app.close();
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  } };
 }
 
 let seq = 0;

@@ -103,3 +103,16 @@ describe('normalisers', () => {
     expect(normalizeToothNumbering(null)).toBe('fdi');
   });
 });
+
+describe('ageInYears (§3)', () => {
+  it('counts whole years, birthdays included', async () => {
+    const { ageInYears } = await import('./dates.js');
+    const today = new Date(Date.UTC(2026, 10, 21));
+    expect(ageInYears('1990-11-21', today)).toBe(36);
+    expect(ageInYears('1990-11-22', today)).toBe(35);
+    expect(ageInYears('2000-02-29', today)).toBe(26);
+    expect(ageInYears('2027-01-01', today)).toBeNull();
+    expect(ageInYears('', today)).toBeNull();
+    expect(ageInYears('21.11.1990', today)).toBeNull();
+  });
+});

@@ -44,6 +44,12 @@ export const ERRORS = {
   LINK_EXPIRED: { code: 2020, status: 410, key: 'linkExpired' },
   INVALID_LINK: { code: 2021, status: 404, key: 'invalidLink' },
   INSUFFICIENT_STORAGE: { code: 2022, status: 507, key: 'insufficientStorage' },
+  NAME_IN_USE: { code: 2023, status: 409, key: 'nameInUse' },
+  FILE_FORMAT_NOT_ACCEPTED: { code: 2024, status: 415, key: 'fileFormatNotAccepted' },
+  FILE_TOO_LARGE: { code: 2025, status: 413, key: 'fileTooLarge' },
+  FILE_CONTENT_MISMATCH: { code: 2026, status: 415, key: 'fileContentMismatch' },
+  TOO_MANY_FILES: { code: 2027, status: 409, key: 'tooManyFiles' },
+  UPLOAD_FAILED: { code: 2028, status: 400, key: 'unableToUpload' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

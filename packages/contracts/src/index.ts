@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './password.js';
 export * from './access.js';
 export * from './format.js';
+export * from './dates.js';
 export * from './menu.js';
 export * from './api/fields.js';
 export * from './api/auth.js';

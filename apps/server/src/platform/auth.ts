@@ -86,23 +86,25 @@ export function readAccessToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+export interface AuthDeps {
+  db: Db;
+  tokens: TokenService;
+  sessions: SessionCache;
+}
 
-/**
- * Authentication for a whole route subtree: the token, then one query for the live session,
- * the user and the organization, so revocation and disabling take effect at once.
- */
-export function registerAuthentication(scope: FastifyInstance, deps: { db: Db; tokens: TokenService; sessions: SessionCache }) {
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = readAccessToken(request);
-    if (!token) fail('TOKEN_INVALID');
-    const claims = await deps.tokens.verify(token);
-    if (!claims) fail('TOKEN_INVALID');
-    const row = await deps.sessions.get(claims.sessionId, () => usersRepository.findBySession(deps.db, claims.sessionId));
-    if (!row || row.user_code !== claims.userCode) fail('TOKEN_INVALID');
-    if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
-    if (row.status === UserStatus.Disabled) fail('SESSION_ENDED', {}, null);
-    if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
-    request.auth = {
+/** Resolves an access token to the caller; the catalogue's 401/402 answers when it cannot. */
+export async function authenticateToken(deps: AuthDeps, token: string | undefined): Promise<{ auth: AuthContext; issuedAt: number }> {
+  if (!token) fail('TOKEN_INVALID');
+  const claims = await deps.tokens.verify(token);
+  if (!claims) fail('TOKEN_INVALID');
+  const row = await deps.sessions.get(claims.sessionId, () => usersRepository.findBySession(deps.db, claims.sessionId));
+  if (!row || row.user_code !== claims.userCode) fail('TOKEN_INVALID');
+  if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
+  if (row.status === UserStatus.Disabled) fail('SESSION_ENDED');
+  if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
+  return {
+    issuedAt: claims.issuedAt,
+    auth: {
       user: row,
       userId: Number(row.id),
       userCode: row.user_code,
@@ -112,25 +114,39 @@ export function registerAuthentication(scope: FastifyInstance, deps: { db: Db; t
       sessionId: claims.sessionId,
       forceChangePassword: row.force_change_password,
       identityVerifiedUntil: row.identity_verified_until ? new Date(row.identity_verified_until) : null,
-    };
+    },
+  };
+}
+
+/** Whether a role holds a permission code (or the wildcard) through its menu entries. */
+export async function roleHasPermission(db: Db, roleId: number, permission: string): Promise<boolean> {
+  const [hit] = await db.query(
+    `SELECT 1 FROM role_menus rm JOIN menus m ON m.id = rm.menu_id
+      WHERE rm.role_id = $1 AND ($2 = ANY (m.api_permissions) OR '*:*:*' = ANY (m.api_permissions)) LIMIT 1`,
+    [roleId, permission],
+  );
+  return Boolean(hit);
+}
+
+/**
+ * Authentication for a whole route subtree: the token, then the live session with its user and
+ * organization (held in memory between change notifications), so revocation and disabling apply at once.
+ */
+export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
+  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const { auth, issuedAt } = await authenticateToken(deps, readAccessToken(request));
+    request.auth = auth;
     // Sliding renewal: past half its life the access token is replaced, so an active session without
     // "stay signed in" lasts while the user works and ends soon after they stop.
-    if (Date.now() / 1000 - claims.issuedAt > deps.tokens.ttlSeconds / 2) {
-      reply.header('x-access-token', await deps.tokens.sign({ userCode: row.user_code, sessionId: claims.sessionId }));
+    if (Date.now() / 1000 - issuedAt > deps.tokens.ttlSeconds / 2) {
+      reply.header('x-access-token', await deps.tokens.sign({ userCode: auth.userCode, sessionId: auth.sessionId }));
     }
   });
 
   scope.addHook('preHandler', async (request: FastifyRequest) => {
     const cfg = request.routeOptions.config;
     if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange) fail('NO_PERMISSION', {}, { forceChangePassword: true });
-    if (cfg.permission) {
-      const [hit] = await deps.db.query(
-        `SELECT 1 FROM role_menus rm JOIN menus m ON m.id = rm.menu_id
-          WHERE rm.role_id = $1 AND ($2 = ANY (m.api_permissions) OR '*:*:*' = ANY (m.api_permissions)) LIMIT 1`,
-        [request.auth.roleId, cfg.permission],
-      );
-      if (!hit) fail('NO_PERMISSION');
-    }
+    if (cfg.permission && !(await roleHasPermission(deps.db, request.auth.roleId, cfg.permission))) fail('NO_PERMISSION');
     if (cfg.sensitive) {
       const until = request.auth.identityVerifiedUntil;
       if (!until || until < new Date()) fail('REAUTH_REQUIRED');

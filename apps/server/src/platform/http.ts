@@ -13,7 +13,14 @@ declare module 'fastify' {
 
 /** The `info` header of spec §7: a JSON object; only what the server uses is read. */
 export function readInfoHeader(request: FastifyRequest): { accessToken?: string; endPointClass?: string; appCode?: string } {
-  const raw = request.headers.info;
+  return parseInfo(request.headers.info);
+}
+/** The access token of an `info` header value, for callers outside Fastify's request (tus). */
+export function readInfoToken(raw: string | null | undefined): string | undefined {
+  const token = parseInfo(raw ?? undefined).accessToken;
+  return typeof token === 'string' && token ? token : undefined;
+}
+function parseInfo(raw: string | string[] | undefined): { accessToken?: string; endPointClass?: string; appCode?: string } {
   if (typeof raw !== 'string' || raw.length > 4096) return {};
   try {
     const parsed = JSON.parse(decodeURIComponent(raw)) as unknown;

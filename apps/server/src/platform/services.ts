@@ -5,6 +5,8 @@ import type { Db } from './db.js';
 import type { Mailer } from './mail.js';
 import type { TokenService } from './auth.js';
 import type { SessionCache } from './session-cache.js';
+import type { BlobStore } from './storage.js';
+import type { Jobs } from './jobs.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -15,6 +17,8 @@ export interface Platform {
   mailer: Mailer;
   tokens: TokenService;
   sessions: SessionCache;
+  store: BlobStore;
+  jobs: Jobs;
   startedAt: number;
 }
 

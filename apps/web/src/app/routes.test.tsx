@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchRoutes } from 'react-router';
 import { MenuType, pruneMenu, withOwnSpace, type MenuItem } from '@portal/contracts';
-import { buildRoutes, grantedScreens } from './routes';
+import { buildRoutes, grantedScreens, highlightPath, type RouteHandle } from './routes';
 
 const item = (p: Partial<MenuItem> & { code: string }): MenuItem => ({
   name: `menu.${p.code}`,
@@ -85,5 +85,32 @@ describe('route builder', () => {
     expect(leaf(routes, '/custom/path')).toBe('pending');
     expect(leaf(routes, '/')).toBe('pending:home');
     expect(leaf(routes, '/login')).toBe('/login');
+  });
+
+  it('registers menu paths with params; a hidden detail screen highlights its visible parent', () => {
+    const menu = withOwnSpace(
+      pruneMenu([
+        item({ code: 'cases', path: '/case-management', component: 'caseList' }),
+        item({ code: 'caseDetail', path: '/case-management/detail/:id', component: 'caseDetail', showFlag: false }),
+        item({ code: 'recycle', path: '/recycle-bin', component: 'recycleBin' }),
+      ]),
+    );
+    const routes = buildRoutes(menu, true);
+    expect(leaf(routes, '/case-management')).toBe('screen:cases');
+    expect(leaf(routes, '/case-management/detail/C123')).toBe('screen:caseDetail');
+    expect(leaf(routes, '/recycle-bin')).toBe('screen:recycle');
+    const matches = matchRoutes(routes, '/case-management/detail/C123')!;
+    expect((matches[matches.length - 1]!.route.handle as RouteHandle).menuPath).toBe('/case-management');
+    const hidden = menu[1]!;
+    expect(highlightPath(menu, hidden, '/case-management/detail/:id')).toBe('/case-management');
+    // A visible item keeps its own path; a hidden one without a parent path keeps its own too.
+    expect(highlightPath(menu, menu[0]!, '/case-management')).toBe('/case-management');
+    const orphan = item({ code: 'x', path: '/other/:id', component: 'caseDetail', showFlag: false });
+    expect(highlightPath(menu, orphan, '/other/:id')).toBe('/other/:id');
+  });
+
+  it('a known detail screen the menu does not grant shows no-permission', () => {
+    const routes = buildRoutes(clinicMenu, true);
+    expect(leaf(routes, '/case-management/detail/abc')).toBe('denied:caseDetail');
   });
 });

@@ -29,6 +29,27 @@ export function grantedScreens(menus: readonly MenuItem[]): { item: MenuItem; pa
   return out;
 }
 
+/** Every menu item, depth first. */
+function allItems(list: readonly MenuItem[]): MenuItem[] {
+  return list.flatMap((i) => [i, ...allItems(i.children)]);
+}
+
+/**
+ * The sidebar entry a screen highlights: itself when visible; a hidden item (e.g. a detail screen at
+ * `/case-management/detail/:id`) highlights the visible item whose path is the longest prefix of its own.
+ */
+export function highlightPath(menus: readonly MenuItem[], item: MenuItem, path: string): string {
+  if (item.showFlag) return path;
+  let best: string | null = null;
+  for (const other of allItems(menus)) {
+    if (!other.showFlag || !other.path || other === item) continue;
+    const base = other.path.replace(/\/+$/, '');
+    if (!base || base === path) continue;
+    if (path.startsWith(`${base}/`) && (best === null || base.length > best.length)) best = base;
+  }
+  return best ?? path;
+}
+
 function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
   // Signed in but the menu is still loading: hold every path until routes exist.
   if (!menus) return [
@@ -44,7 +65,7 @@ function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
       id: `screen:${item.code}`,
       path,
       lazy: lazyPage(page.load),
-      handle: { menuPath: path, lightTheme: page.lightTheme } satisfies RouteHandle,
+      handle: { menuPath: highlightPath(menus, item, path), lightTheme: page.lightTheme } satisfies RouteHandle,
     })),
     // A known screen the user's menu does not grant shows the no-permission page, not 404.
     ...Object.entries(MENU_PAGES)

@@ -18,6 +18,9 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   ownSpace: { path: '/own-space', load: () => import('../features/ownSpace/pages/OwnSpacePage') },
   organizationReview: { path: '/account/organizations', load: () => import('../features/organizations/pages/OrganizationReviewPage') },
   outbox: { path: '/account/outbox', load: () => import('../features/mail/pages/OutboxPage') },
+  caseList: { path: '/case-management', load: () => import('../features/cases/pages/CaseListPage') },
+  caseDetail: { path: '/case-management/detail/:id', load: () => import('../features/cases/pages/CaseDetailPage') },
+  recycleBin: { path: '/recycle-bin', load: () => import('../features/cases/pages/RecycleBinPage') },
 };
 
 /** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */

@@ -87,7 +87,8 @@ export const DownloadGrant = z.object({
 
 export const Dentist = z.object({ id: z.number(), name: z.string(), caseCount: z.number() });
 export const DentistListResult = z.object({ list: z.array(Dentist) });
-export const SaveDentistBody = z.object({ id: zInt.pipe(z.number().min(1)).optional(), name: zRequiredText(FIELD_MAX.name) });
+// The name's emptiness is the service's to answer, with the message of §5.
+export const SaveDentistBody = z.object({ id: zInt.pipe(z.number().min(1)).optional(), name: zText(FIELD_MAX.name) });
 export const DeleteDentistBody = z.object({ id: zInt.pipe(z.number().min(1)) });
 
 export const StorageUsage = z.object({

@@ -1,14 +1,31 @@
-import { Col, Row } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Col, Row, Spin, Tabs } from 'antd';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
 import { AccountInfoCard } from '../components/AccountInfoCard';
 import { OrganizationCard } from '../components/OrganizationCard';
 import { ToothNumberingCard } from '../components/ToothNumberingCard';
 import { ChangePasswordCard } from '../components/ChangePasswordCard';
 
+// Each panel is its own chunk, loaded when its tab opens.
+const StoragePanel = lazy(() => import('../../storage/components/StoragePanel'));
+const DentistPanel = lazy(() => import('../../dentists/components/DentistPanel'));
+const DevicesPanel = lazy(() => import('../../devices/components/DevicesPanel'));
+
+const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners'] as const;
+type TabKey = (typeof TAB_KEYS)[number];
+
 export default function OwnSpacePage() {
   const { user } = useSession();
+  const { t } = useTranslation('ownSpace');
+  const [params, setParams] = useSearchParams();
   if (!user) return null;
-  return (
+  const requested = params.get('tab');
+  const active: TabKey = (TAB_KEYS as readonly string[]).includes(requested ?? '') ? (requested as TabKey) : 'account';
+
+  const panel = (node: React.ReactNode) => <Suspense fallback={<Spin />}>{node}</Suspense>;
+  const account = (
     <Row gutter={[16, 16]} data-testid="own-space">
       <Col xs={24} lg={12}>
         <AccountInfoCard user={user} />
@@ -27,5 +44,23 @@ export default function OwnSpacePage() {
         </Row>
       </Col>
     </Row>
+  );
+
+  return (
+    <Tabs
+      activeKey={active}
+      destroyOnHidden
+      onChange={(key) => setParams(key === 'account' ? {} : { tab: key }, { replace: true })}
+      items={[
+        { key: 'account', label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>, children: account },
+        { key: 'storage', label: <span data-testid="own-tab-storage">{t('tabs.storage', { defaultValue: 'Storage' })}</span>, children: panel(<StoragePanel />) },
+        {
+          key: 'dentists',
+          label: <span data-testid="own-tab-dentists">{t('tabs.dentists', { defaultValue: 'Dentist management' })}</span>,
+          children: panel(<DentistPanel />),
+        },
+        { key: 'scanners', label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>, children: panel(<DevicesPanel />) },
+      ]}
+    />
   );
 }

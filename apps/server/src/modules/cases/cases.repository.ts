@@ -1,0 +1,128 @@
+import type { CaseListQuery } from '@portal/contracts';
+import type { Queryable } from '../../platform/db.js';
+
+export interface CaseRow {
+  id: number;
+  code: string;
+  organization_id: number;
+  name: string;
+  patient_name: string;
+  patient_id: string | null;
+  birth_date: string | null;
+  scan_date: Date | null;
+  dentist_id: number | null;
+  dentist_name: string | null;
+  treatments: string[];
+  memo: string | null;
+  status: string;
+  device_serial: string | null;
+  file_count: number;
+  size: string;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
+  scanDate: 'c.scan_date',
+  createdAt: 'c.created_at',
+  patientName: 'lower(c.patient_name)',
+  name: 'lower(c.name)',
+};
+
+const SELECT = `SELECT c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
+       c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
+       c.created_at, c.deleted_at,
+       (SELECT count(*)::int FROM files f WHERE f.case_id = c.id) AS file_count,
+       (SELECT COALESCE(sum(f.size), 0) FROM files f WHERE f.case_id = c.id) AS size
+  FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
+
+/** Every query here is scoped to the caller's organization: a case of another is simply not found. */
+export const casesRepository = {
+  async list(db: Queryable, orgId: number, q: CaseListQuery & { deleted?: boolean }) {
+    const where = ['c.organization_id = $1', q.deleted ? 'c.deleted_at IS NOT NULL' : 'c.deleted_at IS NULL'];
+    const params: unknown[] = [orgId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (q.dateFrom) add('COALESCE(c.scan_date, c.created_at) >= ?::date', q.dateFrom);
+    if (q.dateTo) add("COALESCE(c.scan_date, c.created_at) < (?::date + interval '1 day')", q.dateTo);
+    if (q.status) add('c.status = ?', q.status);
+    if (q.treatment) add('? = ANY (c.treatments)', q.treatment);
+    if (q.dentistId) add('c.dentist_id = ?', q.dentistId);
+    if (q.keyword) {
+      params.push(`${q.keyword.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      where.push(`(lower(c.patient_name) LIKE $${params.length} OR lower(c.patient_id) LIKE $${params.length})`);
+    }
+    const order = q.deleted ? 'c.deleted_at DESC' : `${SORT_COLUMNS[q.sortField]} ${q.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
+    const whereSql = where.join(' AND ');
+    const [{ total }] = (await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params)) as [{ total: number }];
+    params.push(q.pageSize, (q.pageNum - 1) * q.pageSize);
+    const rows = await db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${order}, c.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+    return { total, rows };
+  },
+
+  async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {
+    const rows = await db.query<CaseRow>(
+      `${SELECT} WHERE c.organization_id = $1 AND c.code = $2 AND ${opts.deleted ? 'c.deleted_at IS NOT NULL' : 'c.deleted_at IS NULL'}`,
+      [orgId, code],
+    );
+    return rows[0];
+  },
+
+  async insert(
+    db: Queryable,
+    c: { code: string; orgId: number; name: string; patientName: string; patientId: string | null; birthDate: string | null; scanDate: string | null;
+      dentistId: number | null; treatments: string[]; memo: string | null; status: string; deviceId?: number | null; createdBy?: number | null },
+  ): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO cases (code, organization_id, name, patient_name, patient_id, birth_date, scan_date, dentist_id, treatments, memo, status, device_id, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [c.code, c.orgId, c.name, c.patientName, c.patientId, c.birthDate, c.scanDate, c.dentistId, c.treatments, c.memo, c.status, c.deviceId ?? null, c.createdBy ?? null],
+    );
+    return Number(row!.id);
+  },
+
+  async update(db: Queryable, orgId: number, code: string, c: { name: string; patientName: string; patientId: string | null; birthDate: string | null;
+    scanDate: string | null; dentistId: number | null; treatments: string[]; memo: string | null }) {
+    const rows = await db.query(
+      `UPDATE cases SET name = $3, patient_name = $4, patient_id = $5, birth_date = $6, scan_date = $7, dentist_id = $8, treatments = $9, memo = $10, updated_at = now()
+        WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL RETURNING id`,
+      [orgId, code, c.name, c.patientName, c.patientId, c.birthDate, c.scanDate, c.dentistId, c.treatments, c.memo],
+    );
+    return rows.length > 0;
+  },
+
+  async setStatus(db: Queryable, caseId: number, from: string[], to: string) {
+    await db.query(`UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[])`, [caseId, from, to]);
+  },
+
+  /** Moves live cases to the recycle bin; answers the codes that moved. */
+  async softDelete(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{ code: string }>(
+      `UPDATE cases SET deleted_at = now() WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL RETURNING code`,
+      [orgId, codes],
+    );
+  },
+  async restore(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{ code: string }>(
+      `UPDATE cases SET deleted_at = NULL WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NOT NULL RETURNING code`,
+      [orgId, codes],
+    );
+  },
+  /** Cases in the bin to remove for good: by code, all of an organization's, or all older than a date. */
+  async binned(db: Queryable, where: { orgId?: number; codes?: string[]; before?: Date }) {
+    return db.query<{ id: number; organization_id: number }>(
+      `SELECT id, organization_id FROM cases WHERE deleted_at IS NOT NULL
+          AND ($1::bigint IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR code = ANY ($2::text[]))
+          AND ($3::timestamptz IS NULL OR deleted_at < $3)`,
+      [where.orgId ?? null, where.codes ?? null, where.before ?? null],
+    );
+  },
+  async idsByCodes(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{ id: number; code: string; name: string; patient_name: string }>(
+      `SELECT id, code, name, patient_name FROM cases WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL`,
+      [orgId, codes],
+    );
+  },
+};

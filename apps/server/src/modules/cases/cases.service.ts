@@ -1,0 +1,123 @@
+import {
+  ageInYears, type CaseDetail, type CaseFile, type CaseListQuery, type CaseSummary, type CreateCaseBody,
+} from '@portal/contracts';
+import type { Db } from '../../platform/db.js';
+import type { BlobStore } from '../../platform/storage.js';
+import { fail } from '../../platform/errors.js';
+import { newCode } from '../../platform/crypto.js';
+import { casesRepository, type CaseRow } from './cases.repository.js';
+import { filesRepository, type FileRow } from '../files/files.repository.js';
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+export function toSummary(r: CaseRow): CaseSummary {
+  return {
+    caseCode: r.code,
+    name: r.name,
+    patientName: r.patient_name,
+    patientId: r.patient_id,
+    birthDate: r.birth_date,
+    age: ageInYears(r.birth_date),
+    scanDate: iso(r.scan_date),
+    dentist: r.dentist_id ? { id: Number(r.dentist_id), name: r.dentist_name ?? '' } : null,
+    treatments: r.treatments as CaseSummary['treatments'],
+    status: r.status as CaseSummary['status'],
+    fileCount: Number(r.file_count),
+    size: Number(r.size),
+    deviceSerial: r.device_serial,
+    createdAt: iso(r.created_at)!,
+    deletedAt: iso(r.deleted_at),
+  };
+}
+
+export function toCaseFile(f: FileRow): CaseFile {
+  return {
+    fileCode: f.code,
+    name: f.name,
+    format: f.format as CaseFile['format'],
+    kind: f.kind as CaseFile['kind'],
+    jaw: f.jaw as CaseFile['jaw'],
+    size: Number(f.size),
+    uploadTag: 'finished',
+    viewerStatus: f.viewer_status as CaseFile['viewerStatus'],
+    createdAt: iso(f.created_at)!,
+  };
+}
+
+type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
+
+export class CasesService {
+  constructor(private readonly db: Db, private readonly store: BlobStore) {}
+
+  list(orgId: number, q: CaseListQuery) {
+    return casesRepository.list(this.db, orgId, q).then(({ total, rows }) => ({ total, list: rows.map(toSummary) }));
+  }
+
+  recycleBin(orgId: number, pageNum: number, pageSize: number) {
+    return casesRepository
+      .list(this.db, orgId, { pageNum, pageSize, sortField: 'createdAt', sortOrder: 'desc', deleted: true })
+      .then(({ total, rows }) => ({ total, list: rows.map(toSummary) }));
+  }
+
+  async detail(orgId: number, code: string): Promise<CaseDetail> {
+    const row = await casesRepository.find(this.db, orgId, code);
+    if (!row) fail('NOT_FOUND');
+    const files = await filesRepository.byCase(this.db, Number(row.id));
+    return { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) };
+  }
+
+  private async fields(orgId: number, input: CaseInput) {
+    const dentistId = input.dentistId ? Number(input.dentistId) : null;
+    if (dentistId) {
+      const [d] = await this.db.query('SELECT 1 FROM dentists WHERE id = $1 AND organization_id = $2', [dentistId, orgId]);
+      if (!d) fail('PARAM_INVALID', { field: 'dentistId' }, { field: 'dentistId' });
+    }
+    if (input.birthDate && ageInYears(input.birthDate) === null) fail('PARAM_INVALID', { field: 'birthDate' }, { field: 'birthDate' });
+    return {
+      name: input.name,
+      patientName: input.patientName,
+      patientId: input.patientId || null,
+      birthDate: input.birthDate || null,
+      scanDate: input.scanDate || null,
+      dentistId,
+      treatments: [...new Set(input.treatments)],
+      memo: input.memo || null,
+    };
+  }
+
+  async create(orgId: number, userId: number | null, input: CaseInput, extra: { deviceId?: number; status?: string } = {}) {
+    const code = newCode('c');
+    await casesRepository.insert(this.db, {
+      code, orgId, ...(await this.fields(orgId, input)), status: extra.status ?? 'registered', deviceId: extra.deviceId ?? null, createdBy: userId,
+    });
+    return this.detail(orgId, code);
+  }
+
+  async update(orgId: number, code: string, input: CaseInput) {
+    if (!(await casesRepository.update(this.db, orgId, code, await this.fields(orgId, input)))) fail('NOT_FOUND');
+    return this.detail(orgId, code);
+  }
+
+  async moveToBin(orgId: number, codes: string[]) {
+    const moved = await casesRepository.softDelete(this.db, orgId, codes);
+    if (!moved.length) fail('NOT_FOUND');
+    return moved.length;
+  }
+
+  async restore(orgId: number, codes: string[]) {
+    const restored = await casesRepository.restore(this.db, orgId, codes);
+    if (!restored.length) fail('NOT_FOUND');
+    return restored.length;
+  }
+
+  /** Deletes binned cases for good: rows and usage in one transaction, then the stored bytes. */
+  async purge(where: { orgId?: number; codes?: string[]; before?: Date }) {
+    const { count, keys } = await this.db.transaction(async (tx) => {
+      const cases = await casesRepository.binned(tx, where);
+      if (!cases.length) return { count: 0, keys: [] };
+      return { count: cases.length, keys: await filesRepository.deleteCases(tx, cases.map((c) => Number(c.id))) };
+    });
+    await Promise.all(keys.map((k) => this.store.delete(k).catch(() => undefined)));
+    return count;
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { cleanFileName, contentMatches, formatOfName } from './content-check.js';
+
+const binaryStl = (triangles: number) => {
+  const buf = new Uint8Array(84 + 50 * triangles);
+  new DataView(buf.buffer).setUint32(80, triangles, true);
+  return buf;
+};
+const enc = (s: string) => new TextEncoder().encode(s);
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+
+describe('content check', () => {
+  it('accepts binary STL only when the triangle count matches the size', async () => {
+    const stl = binaryStl(10);
+    expect(await contentMatches('stl', stl, stl.length)).toBe(true);
+    expect(await contentMatches('stl', stl, stl.length - 7)).toBe(false); // truncated
+  });
+  it('accepts ASCII STL, PLY, OBJ by their text', async () => {
+    const ascii = enc('solid part\n facet normal 0 0 1\n outer loop\n vertex 0 0 0\n');
+    expect(await contentMatches('stl', ascii, ascii.length)).toBe(true);
+    const ply = enc('ply\nformat binary_little_endian 1.0\nelement vertex 3\n');
+    expect(await contentMatches('ply', ply, ply.length)).toBe(true);
+    const obj = enc('# made by a scanner\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+    expect(await contentMatches('obj', obj, obj.length)).toBe(true);
+  });
+  it('refuses mislabelled files', async () => {
+    expect(await contentMatches('stl', PNG, PNG.length)).toBe(false);
+    expect(await contentMatches('ply', PNG, PNG.length)).toBe(false);
+    expect(await contentMatches('pdf', PNG, PNG.length)).toBe(false);
+    expect(await contentMatches('png', PNG, PNG.length)).toBe(true);
+    expect(await contentMatches('a3d', PNG, PNG.length)).toBe(false);
+    expect(await contentMatches('svg', enc('<html><script>x</script></html>'), 30)).toBe(false);
+    expect(await contentMatches('svg', enc('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"></svg>'), 60)).toBe(true);
+    expect(await contentMatches('obj', enc('hello world'), 11)).toBe(false);
+    expect(await contentMatches('png', new Uint8Array(0), 0)).toBe(false);
+  });
+  it('cleans names: no paths, no control characters, sane lengths', () => {
+    expect(cleanFileName('../../etc/passwd')).toBe('passwd');
+    expect(cleanFileName('C:\\scans\\upper.stl')).toBe('upper.stl');
+    expect(cleanFileName('up\u0000per\u202e.stl')).toBe('upper.stl');
+    expect(cleanFileName('...')).toBeNull();
+    expect(cleanFileName(`${'a'.repeat(300)}.stl`)).toBeNull();
+    expect(formatOfName('Upper.STL')).toBe('stl');
+    expect(formatOfName('noext')).toBe('');
+  });
+});

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { DownloadGrant, EmptyEnvelope, FileCodeBody, StorageUsage, envelope } from '@portal/contracts';
+import type { FastifyReply } from 'fastify';
+import { ok } from '../../platform/http.js';
+import type { Module } from '../../platform/services.js';
+import type { FilesService } from './files.service.js';
+import { TUS_PATH, type UploadsService } from './uploads.service.js';
+
+const LinkQuery = z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100), download: z.enum(['0', '1']).optional() });
+const LinkParams = z.object({ fileCode: z.string().min(1).max(64) });
+
+const INLINE = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'pdf']);
+const MIME: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', mp3: 'audio/mpeg', pdf: 'application/pdf',
+};
+
+function parseRange(header: string | undefined, size: number) {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header) : null;
+  if (!m || (!m[1] && !m[2])) return null;
+  const start = m[1] ? Number(m[1]) : Math.max(0, size - Number(m[2]));
+  const end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  return start <= end && start < size ? { start, end } : 'invalid';
+}
+
+export function filesModule(files: FilesService, uploads: UploadsService): Module {
+  const stream = async (reply: FastifyReply, opened: Awaited<ReturnType<FilesService['openByLink']>>, opts: { rangeHeader?: string; download: boolean; viewer: boolean }) => {
+    const { file, key, size } = opened;
+    const range = parseRange(opts.rangeHeader, size);
+    if (range === 'invalid') return reply.status(416).header('content-range', `bytes */${size}`).send();
+    // SVG can carry scripts: it is only ever a download. Others open inline unless a download is asked for.
+    const inline = !opts.viewer && !opts.download && INLINE.has(file.format);
+    reply
+      .header('content-type', opts.viewer ? 'application/octet-stream' : (MIME[file.format] ?? 'application/octet-stream'))
+      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(opts.viewer ? `${file.code}.mesh` : file.name)}`)
+      .header('accept-ranges', 'bytes')
+      .header('cache-control', 'private, max-age=300')
+      .header('content-security-policy', "default-src 'none'; sandbox");
+    if (range) {
+      reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+      return reply.send(await files.read(key, range));
+    }
+    reply.header('content-length', size);
+    return reply.send(await files.read(key));
+  };
+
+  return {
+    publicRoutes(app) {
+      // tus owns these requests end to end; the body is streamed to the store, never parsed.
+      app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+      const tus = (request: { raw: import('node:http').IncomingMessage }, reply: FastifyReply) => {
+        reply.hijack();
+        void uploads.handle(request.raw, reply.raw);
+      };
+      const route = TUS_PATH.replace('/api/v2', '');
+      app.all(route, { schema: { hide: true } }, tus);
+      app.all(`${route}/*`, { schema: { hide: true } }, tus);
+
+      app.get('/file/download/:fileCode', {
+        schema: { tags: ['files'], summary: 'The original file, by a signed link from file/downloadGrant (supports Range)', params: LinkParams, querystring: LinkQuery },
+      }, async (request, reply) => {
+        const opened = await files.openByLink('download', request.params.fileCode, request.query.exp, request.query.sig);
+        return stream(reply, opened, { rangeHeader: request.headers.range, download: request.query.download === '1', viewer: false });
+      });
+
+      app.get('/file/viewer/:fileCode', {
+        schema: { tags: ['files'], summary: 'The compact viewer version of a model (2007 while it is prepared)', params: LinkParams, querystring: LinkQuery },
+      }, async (request, reply) => {
+        const opened = await files.openByLink('viewer', request.params.fileCode, request.query.exp, request.query.sig);
+        return stream(reply, opened, { rangeHeader: request.headers.range, download: false, viewer: true });
+      });
+    },
+    privateRoutes(app) {
+      app.post('/file/downloadGrant', {
+        schema: { tags: ['files'], summary: 'Short-lived links to download a file and load its viewer version', body: FileCodeBody, response: { 200: envelope(DownloadGrant) } },
+        config: { permission: 'case:view' },
+      }, async (request) => ok(request, await files.grant(request.auth.organizationId, request.body.fileCode)));
+
+      app.post('/file/delete', {
+        schema: { tags: ['files'], summary: 'Delete a file of a case (frees storage)', body: FileCodeBody, response: { 200: EmptyEnvelope } },
+        config: { permission: 'case:edit' },
+      }, async (request) => {
+        await files.delete(request.auth.organizationId, request.body.fileCode);
+        return ok(request, null);
+      });
+
+      app.post('/storage/usage', {
+        schema: { tags: ['files'], summary: "The organization's storage: use, quota, by kind, largest cases and files", response: { 200: envelope(StorageUsage) } },
+        config: { permission: 'case:view' },
+      }, async (request) => ok(request, await files.usage(request.auth.organizationId)));
+    },
+  };
+}

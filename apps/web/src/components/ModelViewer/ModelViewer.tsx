@@ -1,0 +1,170 @@
+/**
+ * 3D viewer of scans (upper, lower, bite …). Load it lazily (see index.ts: LazyModelViewer) so three.js stays out
+ * of the start-up bundle. Fetching and decoding run in a worker; this module only builds GPU buffers.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { Button, Progress } from 'antd';
+import { CameraOutlined, ExpandOutlined } from '@ant-design/icons';
+import { ViewerEngine } from './engine';
+import { overallProgress, serializeInit } from './fit';
+import type { ModelViewerModel, ModelViewerProps, WorkerRequest, WorkerResponse } from './types';
+
+type LoadState = { status: 'loading'; loaded: number; total: number } | { status: 'ready'; triangles: number; source: 'compact' | 'original' } | { status: 'error'; message: string };
+
+const modelsKey = (models: ModelViewerModel[]) => JSON.stringify(models.map((m) => [m.id, m.compactUrl ?? '', m.originalUrl, m.format, m.jaw ?? '']));
+
+export default function ModelViewer({ models, t, requestInit, height = 480, className, onError, screenshotName = 'scan' }: ModelViewerProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const engineRef = useRef<ViewerEngine | null>(null);
+  const workerRef = useRef<Worker | null>(null);
+  const [engineReady, setEngineReady] = useState(0);
+  const [states, setStates] = useState<Record<string, LoadState>>({});
+  const [hidden, setHidden] = useState<Record<string, boolean>>({});
+  const hiddenRef = useRef(hidden);
+  hiddenRef.current = hidden;
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+
+  const key = modelsKey(models);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const stableModels = useMemo(() => models, [key]);
+  const initKey = JSON.stringify(serializeInit(requestInit));
+
+  // Renderer, controls and worker live exactly as long as the component. The canvas is created here (not by React)
+  // so a remount (StrictMode) never reuses a canvas whose context was deliberately lost.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const canvas = document.createElement('canvas');
+    canvas.dataset.testid = 'viewer-canvas';
+    canvas.style.cssText = 'display:block;width:100%;height:100%;touch-action:none;outline:none';
+    host.prepend(canvas);
+    let engine: ViewerEngine;
+    try {
+      engine = new ViewerEngine(canvas, host);
+    } catch {
+      canvas.remove();
+      setStates({ __webgl: { status: 'error', message: 'WebGL unavailable' } });
+      return;
+    }
+    engineRef.current = engine;
+    const worker = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
+    workerRef.current = worker;
+    setEngineReady((n) => n + 1);
+    return () => {
+      worker.terminate();
+      workerRef.current = null;
+      engine.dispose();
+      engineRef.current = null;
+      canvas.remove();
+    };
+  }, []);
+
+  // (Re)load the models whenever their list or the request headers change.
+  useEffect(() => {
+    const engine = engineRef.current;
+    const worker = workerRef.current;
+    if (!engine || !worker) return;
+    engine.clear();
+    const init = JSON.parse(initKey) as ReturnType<typeof serializeInit>;
+    const byReq = new Map<number, ModelViewerModel>();
+    let reqBase = Math.floor(Math.random() * 1e9);
+    setStates(Object.fromEntries(stableModels.map((m) => [m.id, { status: 'loading', loaded: 0, total: 0 } as LoadState])));
+    const onMessage = (ev: MessageEvent<WorkerResponse>) => {
+      const msg = ev.data;
+      const model = byReq.get(msg.reqId);
+      if (!model) return;
+      if (msg.type === 'progress') {
+        setStates((s) => ({ ...s, [model.id]: { status: 'loading', loaded: msg.loaded, total: msg.total } }));
+      } else if (msg.type === 'done') {
+        byReq.delete(msg.reqId);
+        engine.addMesh(model.id, msg, model.jaw, !hiddenRef.current[model.id]);
+        setStates((s) => ({ ...s, [model.id]: { status: 'ready', triangles: msg.triangles, source: msg.source } }));
+      } else {
+        byReq.delete(msg.reqId);
+        setStates((s) => ({ ...s, [model.id]: { status: 'error', message: msg.message } }));
+        onErrorRef.current?.(model.id, msg.message);
+      }
+    };
+    worker.addEventListener('message', onMessage);
+    for (const m of stableModels) {
+      const reqId = ++reqBase;
+      byReq.set(reqId, m);
+      const req: WorkerRequest = { type: 'load', reqId, compactUrl: m.compactUrl, originalUrl: m.originalUrl, format: m.format, init };
+      worker.postMessage(req);
+    }
+    return () => {
+      worker.removeEventListener('message', onMessage);
+      for (const reqId of byReq.keys()) worker.postMessage({ type: 'cancel', reqId } satisfies WorkerRequest);
+    };
+  }, [stableModels, initKey, engineReady]);
+
+  const toggle = useCallback((id: string, visible: boolean) => {
+    setHidden((h) => ({ ...h, [id]: !visible }));
+    engineRef.current?.setVisible(id, visible);
+  }, []);
+
+  const fit = useCallback(() => engineRef.current?.fit(true), []);
+
+  const screenshot = useCallback(async () => {
+    const blob = await engineRef.current?.screenshot();
+    if (!blob) return;
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    a.href = url;
+    a.download = `${screenshotName}-${stamp}.png`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }, [screenshotName]);
+
+  const list = Object.entries(states);
+  const loading = list.filter(([, s]) => s.status === 'loading');
+  const failed = list.filter(([, s]) => s.status === 'error');
+  const anyReady = list.some(([, s]) => s.status === 'ready');
+  const percent = overallProgress(
+    list.map(([, s]) => (s.status === 'loading' ? { loaded: s.loaded, total: s.total, done: false } : { loaded: 0, total: 0, done: true })),
+  );
+
+  const box: CSSProperties = { position: 'relative', width: '100%', height, overflow: 'hidden', borderRadius: 8, background: '#f3f4f6' };
+  const overlay: CSSProperties = { position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 8, pointerEvents: 'none' };
+
+  return (
+    <div className={className} data-testid="model-viewer" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 12 }}>
+        <span style={{ fontWeight: 500 }}>{t('viewer.show')}:</span>
+        {models.map((m) => {
+          const s = states[m.id];
+          return (
+            <label key={m.id} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, cursor: 'pointer', color: s?.status === 'error' ? '#cf1322' : undefined }}>
+              <input type="checkbox" data-testid={`viewer-toggle-${m.id}`} checked={!hidden[m.id]} onChange={(e) => toggle(m.id, e.target.checked)} />
+              {m.label}
+            </label>
+          );
+        })}
+        <span style={{ flex: 1 }} />
+        <Button size="small" icon={<ExpandOutlined />} data-testid="viewer-fit" onClick={fit} disabled={!anyReady}>
+          {t('viewer.fit')}
+        </Button>
+        <Button size="small" icon={<CameraOutlined />} data-testid="viewer-screenshot" onClick={() => void screenshot()} disabled={!anyReady}>
+          {t('viewer.screenshot')}
+        </Button>
+      </div>
+      <div ref={hostRef} style={box}>
+        {loading.length > 0 && (
+          <div style={overlay} data-testid="viewer-loading" role="progressbar" aria-valuenow={percent} aria-busy="true">
+            <span>{t('viewer.loading')}</span>
+            <Progress percent={percent} size="small" style={{ width: 200 }} />
+          </div>
+        )}
+        {failed.length > 0 && loading.length === 0 && (
+          <div style={{ ...overlay, justifyContent: anyReady ? 'flex-end' : 'center', paddingBottom: anyReady ? 12 : 0 }} data-testid="viewer-error" role="alert">
+            <span style={{ color: '#cf1322', background: 'rgba(255,255,255,0.85)', padding: '4px 10px', borderRadius: 4 }}>{t('viewer.failed')}</span>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Descriptions, Empty, List, Modal, Popconfirm, Result, Space, Spin, Tag, Typography } from 'antd';
+import EditOutlined from '@ant-design/icons/EditOutlined';
+import ExportOutlined from '@ant-design/icons/ExportOutlined';
+import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
+import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
+import EyeOutlined from '@ant-design/icons/EyeOutlined';
+import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { FILE_KINDS, formatSize } from '@portal/contracts';
+import { notify } from '../../../lib/notify';
+import { useBackClose } from '../../../lib/useBackClose';
+import { caseDetailQuery } from '../api/caseDetail';
+import { deleteFile } from '../api/deleteFile';
+import { downloadGrant } from '../api/downloadGrant';
+import type { CaseFile } from '../api/types';
+import { CaseFormModal } from '../components/CaseFormModal';
+import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
+import { CaseUploader } from '../components/CaseUploader';
+import { ExportDialog } from '../components/ExportDialog';
+import { FileViewer, isViewable } from '../components/FileViewer';
+import { ageInYears } from '../lib/age';
+import { CASE_LIST_PATH } from '../lib/paths';
+
+/** The message of §4 a file shows while it is not plainly available. */
+function fileMessageKey(f: CaseFile): string | null {
+  if (f.uploadTag === 'uploading') return 'file.uploading';
+  if (f.uploadTag === 'uploadFail') return 'uploadTag.uploadFail';
+  if (f.kind === 'model' && f.viewerStatus === 'pending') return 'file.calculating';
+  if (f.kind === 'model' && f.viewerStatus === 'failed') return 'file.processingFailed';
+  return null;
+}
+
+async function download(f: CaseFile, invalidText: string) {
+  try {
+    const g = await downloadGrant(f.fileCode);
+    const a = document.createElement('a');
+    a.href = g.url;
+    a.download = f.name;
+    a.rel = 'noopener';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } catch {
+    notify.error(invalidText);
+  }
+}
+
+export default function CaseDetailPage() {
+  const { t } = useTranslation('cases');
+  const { id = '' } = useParams();
+  const qc = useQueryClient();
+  const detail = useQuery({ ...caseDetailQuery(id), enabled: id !== '' });
+  const [editing, setEditing] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [viewing, setViewing] = useState<CaseFile[] | null>(null);
+  useBackClose(viewing !== null, () => setViewing(null));
+
+  const removeFile = useMutation({
+    mutationFn: deleteFile,
+    onSuccess: () => {
+      notify.success(t('file.deleted'));
+      void qc.invalidateQueries({ queryKey: ['cases'] });
+      void qc.invalidateQueries({ queryKey: ['storage'] });
+    },
+  });
+
+  const c = detail.data;
+  const groups = useMemo(
+    () => FILE_KINDS.map((kind) => ({ kind, files: (c?.files ?? []).filter((f) => f.kind === kind) })).filter((g) => g.files.length > 0),
+    [c],
+  );
+
+  if (detail.isPending) return <Spin data-testid="case-detail-loading" />;
+  if (!c) {
+    return (
+      <Result
+        status="warning"
+        title={t('notFound')}
+        extra={
+          <Link to={CASE_LIST_PATH}>
+            <Button>{t('backToList')}</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  const age = c.age ?? ageInYears(c.birthDate);
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="case-detail" data-case-code={c.caseCode}>
+      <Card
+        title={
+          <Space>
+            <Link to={CASE_LIST_PATH} aria-label={t('backToList')}>
+              <ArrowLeftOutlined />
+            </Link>
+            <span data-testid="case-detail-name">{c.name}</span>
+            <CaseStatusTag status={c.status} />
+          </Space>
+        }
+        extra={
+          <Space>
+            <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
+              {t('export.button')}
+            </Button>
+            <Button type="primary" icon={<EditOutlined />} data-testid="case-edit" onClick={() => setEditing(true)}>
+              {t('edit')}
+            </Button>
+          </Space>
+        }
+      >
+        <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
+          <Descriptions.Item label={t('field.patientName')}>
+            <span data-testid="case-detail-patientName">{c.patientName}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.patientId')}>{c.patientId ?? ''}</Descriptions.Item>
+          <Descriptions.Item label={t('field.birthDate')}>
+            <span data-testid="case-detail-birthDate">
+              {c.birthDate ? `${c.birthDate}${age != null ? ` (${t('ageYears', { count: age })})` : ''}` : ''}
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.scanDate')}>{c.scanDate ? dayjs(c.scanDate).format('YYYY-MM-DD HH:mm') : ''}</Descriptions.Item>
+          <Descriptions.Item label={t('field.dentist')}>{c.dentist?.name ?? ''}</Descriptions.Item>
+          <Descriptions.Item label={t('field.status')}>
+            <CaseStatusTag status={c.status} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.treatments')} span={3}>
+            <TreatmentTags treatments={c.treatments} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.memo')} span={3}>
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{c.memo ?? ''}</Typography.Paragraph>
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+
+      <Card title={t('upload.title')}>
+        <CaseUploader caseCode={c.caseCode} />
+      </Card>
+
+      <Card title={t('file.title', { count: c.files.length })} data-testid="case-files">
+        {groups.length === 0 ? <Empty description={t('file.none')} /> : null}
+        {groups.map(({ kind, files }) => {
+          const viewableModels = kind === 'model' ? files.filter(isViewable) : [];
+          return (
+            <div key={kind} data-testid={`file-group-${kind}`} style={{ marginBottom: 16 }}>
+              <Space style={{ marginBottom: 8 }}>
+                <Typography.Title level={5} style={{ margin: 0 }}>
+                  {t(`kind.${kind}`)} ({files.length})
+                </Typography.Title>
+                {viewableModels.length > 1 ? (
+                  <Button size="small" icon={<EyeOutlined />} data-testid="file-view-models" onClick={() => setViewing(viewableModels)}>
+                    {t('file.viewAllModels')}
+                  </Button>
+                ) : null}
+              </Space>
+              <List
+                size="small"
+                bordered
+                dataSource={files}
+                renderItem={(f) => {
+                  const msg = fileMessageKey(f);
+                  return (
+                    <List.Item
+                      data-testid={`file-item-${f.fileCode}`}
+                      data-upload-tag={f.uploadTag}
+                      data-viewer-status={f.viewerStatus}
+                      actions={[
+                        <Button
+                          key="view"
+                          size="small"
+                          icon={<EyeOutlined />}
+                          disabled={!isViewable(f)}
+                          data-testid={`file-open-${f.fileCode}`}
+                          onClick={() => setViewing([f])}
+                        >
+                          {t('file.view')}
+                        </Button>,
+                        <Button
+                          key="download"
+                          size="small"
+                          icon={<DownloadOutlined />}
+                          disabled={f.uploadTag === 'uploading' || f.uploadTag === 'uploadFail'}
+                          data-testid={`file-download-${f.fileCode}`}
+                          onClick={() => void download(f, t('file.invalidLink'))}
+                        >
+                          {t('file.download')}
+                        </Button>,
+                        <Popconfirm
+                          key="delete"
+                          title={t('file.deleteConfirm', { name: f.name })}
+                          okText={t('delete')}
+                          cancelText={t('common:cancel')}
+                          okButtonProps={{ danger: true, 'data-testid': 'file-delete-confirm' }}
+                          onConfirm={() => removeFile.mutateAsync(f.fileCode)}
+                        >
+                          <Button size="small" danger icon={<DeleteOutlined />} data-testid={`file-delete-${f.fileCode}`} aria-label={t('delete')} />
+                        </Popconfirm>,
+                      ]}
+                    >
+                      <Space wrap>
+                        <Typography.Text>{f.name}</Typography.Text>
+                        <Tag>{f.format.toUpperCase()}</Tag>
+                        {f.jaw ? <Tag color="blue">{t(`jaw.${f.jaw}`)}</Tag> : null}
+                        <Typography.Text type="secondary">{formatSize(f.size)}</Typography.Text>
+                        {msg ? (
+                          <Typography.Text type={msg === 'file.processingFailed' || msg === 'uploadTag.uploadFail' ? 'danger' : 'secondary'} data-testid="file-message">
+                            {t(msg)}
+                          </Typography.Text>
+                        ) : null}
+                      </Space>
+                    </List.Item>
+                  );
+                }}
+              />
+            </div>
+          );
+        })}
+      </Card>
+
+      <Modal
+        open={viewing !== null}
+        title={viewing?.length === 1 ? viewing[0]!.name : t('file.viewAllModels')}
+        footer={null}
+        width="min(1100px, 95vw)"
+        onCancel={() => setViewing(null)}
+        destroyOnHidden
+      >
+        <div data-testid="file-viewer">{viewing ? <FileViewer key={viewing.map((f) => f.fileCode).join(',')} files={viewing} /> : null}</div>
+      </Modal>
+      <CaseFormModal
+        open={editing}
+        initial={c}
+        onClose={() => setEditing(false)}
+        onSaved={() => {
+          setEditing(false);
+          notify.success(t('common:saved'));
+        }}
+      />
+      <ExportDialog open={exporting} caseCodes={[c.caseCode]} onClose={() => setExporting(false)} />
+    </Space>
+  );
+}

@@ -1,0 +1,227 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Card, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { SorterResult } from 'antd/es/table/interface';
+import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
+import ExportOutlined from '@ant-design/icons/ExportOutlined';
+import SearchOutlined from '@ant-design/icons/SearchOutlined';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { CASE_STATUSES, TREATMENTS, formatSize } from '@portal/contracts';
+import { getPrefs } from '../../../lib/prefs';
+import { notify } from '../../../lib/notify';
+import { listDentistsQuery } from '../../dentists/api/listDentists';
+import { listCasesQuery } from '../api/listCases';
+import { deleteCases } from '../api/deleteCases';
+import type { CaseSummary } from '../api/types';
+import { CaseFormModal } from '../components/CaseFormModal';
+import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
+import { ExportDialog } from '../components/ExportDialog';
+import { confirmDanger } from '../lib/confirm';
+import { afterDialogClosed } from '../lib/afterDialog';
+import { columnSortOrder, initialListState, sorterToSort, toCaseListQuery, type CaseFilters, type CaseListState } from '../lib/caseQuery';
+import { caseDetailPath } from '../lib/paths';
+
+export default function CaseListPage() {
+  const { t } = useTranslation('cases');
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [state, setState] = useState<CaseListState>(() => initialListState(getPrefs().caseDateRangeDays));
+  const [keyword, setKeyword] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [formOpen, setFormOpen] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
+  const query = useMemo(() => toCaseListQuery(state), [state]);
+  const list = useQuery(listCasesQuery(query));
+  const dentists = useQuery(listDentistsQuery());
+
+  const setFilters = (patch: Partial<CaseFilters>) => setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
+
+  // The search box applies itself after a pause in typing (Enter applies at once).
+  useEffect(() => {
+    const next = keyword.trim() || undefined;
+    if (next === (state.filters.keyword?.trim() || undefined)) return;
+    const timer = setTimeout(() => setFilters({ keyword: next }), 400);
+    return () => clearTimeout(timer);
+  }, [keyword, state.filters.keyword]);
+
+  const remove = useMutation({
+    mutationFn: deleteCases,
+    onSuccess: (_d, codes) => {
+      notify.success(t('deleted', { count: codes.length }));
+      setSelected([]);
+      void qc.invalidateQueries({ queryKey: ['cases'] });
+      void qc.invalidateQueries({ queryKey: ['storage'] });
+    },
+  });
+
+  const confirmDelete = () =>
+    confirmDanger({
+      title: t('deleteConfirm', { count: selected.length }),
+      content: t('deleteHint'),
+      okText: t('delete'),
+      cancelText: t('common:cancel'),
+      okTestId: 'case-delete-confirm',
+      onOk: () => remove.mutateAsync(selected),
+    });
+
+  const columns: ColumnsType<CaseSummary> = [
+    {
+      title: t('field.name'),
+      key: 'name',
+      dataIndex: 'name',
+      sorter: true,
+      sortOrder: columnSortOrder(state, 'name'),
+      render: (v: string, r) => (
+        <Link to={caseDetailPath(r.caseCode)} data-testid={`case-link-${r.caseCode}`}>
+          {v}
+        </Link>
+      ),
+    },
+    { title: t('field.patientName'), key: 'patientName', dataIndex: 'patientName', sorter: true, sortOrder: columnSortOrder(state, 'patientName') },
+    { title: t('field.patientId'), key: 'patientId', dataIndex: 'patientId', render: (v: string | null) => v ?? '' },
+    { title: t('field.age'), key: 'age', dataIndex: 'age', render: (v: number | null) => (v == null ? '' : v) },
+    {
+      title: t('field.scanDate'),
+      key: 'scanDate',
+      dataIndex: 'scanDate',
+      sorter: true,
+      sortOrder: columnSortOrder(state, 'scanDate'),
+      render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : ''),
+    },
+    { title: t('field.dentist'), key: 'dentist', render: (_, r) => r.dentist?.name ?? '' },
+    { title: t('field.treatments'), key: 'treatments', render: (_, r) => <TreatmentTags treatments={r.treatments} /> },
+    { title: t('field.status'), key: 'status', render: (_, r) => <CaseStatusTag status={r.status} /> },
+    {
+      title: t('field.files'),
+      key: 'files',
+      render: (_, r) => (
+        <span>
+          {r.fileCount} · {formatSize(r.size)}
+        </span>
+      ),
+    },
+    {
+      title: t('field.createdAt'),
+      key: 'createdAt',
+      dataIndex: 'createdAt',
+      sorter: true,
+      sortOrder: columnSortOrder(state, 'createdAt'),
+      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+    },
+  ];
+
+  return (
+    <Card
+      title={t('title')}
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} data-testid="case-new" onClick={() => setFormOpen(true)}>
+          {t('new')}
+        </Button>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <DatePicker.RangePicker
+          data-testid="case-filter-range"
+          value={state.filters.range}
+          onChange={(v) => setFilters({ range: v && v[0] && v[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null })}
+          allowClear
+        />
+        <Select
+          data-testid="case-filter-status"
+          allowClear
+          placeholder={t('filter.status')}
+          style={{ minWidth: 160 }}
+          value={state.filters.status}
+          onChange={(v?: string) => setFilters({ status: v })}
+          options={CASE_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        />
+        <Select
+          data-testid="case-filter-treatment"
+          allowClear
+          placeholder={t('filter.treatment')}
+          style={{ minWidth: 160 }}
+          value={state.filters.treatment}
+          onChange={(v?: string) => setFilters({ treatment: v })}
+          options={TREATMENTS.map((s) => ({ value: s, label: t(`treatment.${s}`) }))}
+        />
+        <Select
+          data-testid="case-filter-dentist"
+          allowClear
+          placeholder={t('filter.dentist')}
+          style={{ minWidth: 160 }}
+          value={state.filters.dentistId}
+          onChange={(v?: number) => setFilters({ dentistId: v })}
+          options={(dentists.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+        />
+        <Input
+          data-testid="case-search"
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t('filter.search')}
+          style={{ width: 260 }}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          onPressEnter={() => setFilters({ keyword })}
+        />
+      </Space>
+      <Space style={{ marginBottom: 16 }}>
+        <Button icon={<ExportOutlined />} data-testid="case-batch-export" disabled={selected.length === 0} onClick={() => setExportOpen(true)}>
+          {t('export.button')}
+        </Button>
+        <Button
+          danger
+          icon={<DeleteOutlined />}
+          data-testid="case-batch-delete"
+          disabled={selected.length === 0}
+          loading={remove.isPending}
+          onClick={confirmDelete}
+        >
+          {t('delete')}
+        </Button>
+        {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+      </Space>
+      <Table<CaseSummary>
+        data-testid="case-list"
+        rowKey="caseCode"
+        size="middle"
+        scroll={{ x: 'max-content' }}
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), preserveSelectedRowKeys: true }}
+        onRow={(r) => ({ 'data-testid': `case-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        onChange={(pagination, _filters, sorter, extra) => {
+          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CaseSummary> | undefined;
+          const sort = sorterToSort(s?.columnKey, s?.order);
+          setState((prev) => ({
+            ...prev,
+            ...sort,
+            pageNum: extra.action === 'sort' ? 1 : pagination.current ?? 1,
+            pageSize: pagination.pageSize ?? prev.pageSize,
+          }));
+        }}
+        pagination={{
+          current: state.pageNum,
+          pageSize: state.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('total', { count: total }),
+        }}
+      />
+      <CaseFormModal
+        open={formOpen}
+        onClose={() => setFormOpen(false)}
+        onSaved={(c) => {
+          setFormOpen(false);
+          notify.success(t('created'));
+          afterDialogClosed(() => void navigate(caseDetailPath(c.caseCode)));
+        }}
+      />
+      <ExportDialog open={exportOpen} caseCodes={selected} onClose={() => setExportOpen(false)} />
+    </Card>
+  );
+}

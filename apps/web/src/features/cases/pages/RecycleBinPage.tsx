@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { Button, Card, Space, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { formatSize } from '@portal/contracts';
+import { notify } from '../../../lib/notify';
+import { emptyRecycleBin } from '../api/emptyRecycleBin';
+import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
+import { purgeCases } from '../api/purgeCases';
+import { restoreCases } from '../api/restoreCases';
+import type { CaseSummary } from '../api/types';
+import { confirmDanger } from '../lib/confirm';
+
+export default function RecycleBinPage() {
+  const { t } = useTranslation('cases');
+  const qc = useQueryClient();
+  const [query, setQuery] = useState<RecycleQuery>({ pageNum: 1, pageSize: 20 });
+  const [selected, setSelected] = useState<string[]>([]);
+  const list = useQuery(listRecycleBinQuery(query));
+
+  const done = (text: string) => {
+    notify.success(text);
+    setSelected([]);
+    void qc.invalidateQueries({ queryKey: ['cases'] });
+    void qc.invalidateQueries({ queryKey: ['storage'] });
+  };
+  const restore = useMutation({ mutationFn: restoreCases, onSuccess: (_d, codes) => done(t('recycle.restored', { count: codes.length })) });
+  const purge = useMutation({ mutationFn: purgeCases, onSuccess: (_d, codes) => done(t('recycle.purged', { count: codes.length })) });
+  const empty = useMutation({ mutationFn: emptyRecycleBin, onSuccess: () => done(t('recycle.emptied')) });
+
+  const confirmPurge = (codes: string[]) =>
+    confirmDanger({
+      title: t('recycle.purgeConfirm', { count: codes.length }),
+      content: t('recycle.purgeHint'),
+      okText: t('recycle.purge'),
+      cancelText: t('common:cancel'),
+      okTestId: 'recycle-purge-confirm',
+      onOk: () => purge.mutateAsync(codes),
+    });
+
+  const columns: ColumnsType<CaseSummary> = [
+    { title: t('field.name'), dataIndex: 'name' },
+    { title: t('field.patientName'), dataIndex: 'patientName' },
+    { title: t('field.files'), key: 'files', render: (_, r) => r.fileCount },
+    { title: t('field.size'), key: 'size', render: (_, r) => formatSize(r.size) },
+    { title: t('recycle.deletedAt'), dataIndex: 'deletedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '') },
+    {
+      title: t('actions'),
+      key: 'actions',
+      render: (_, r) => (
+        <Space>
+          <Button
+            size="small"
+            data-testid="recycle-restore"
+            loading={restore.isPending && restore.variables.includes(r.caseCode)}
+            onClick={() => restore.mutate([r.caseCode])}
+          >
+            {t('recycle.restore')}
+          </Button>
+          <Button size="small" danger data-testid="recycle-purge" onClick={() => confirmPurge([r.caseCode])}>
+            {t('recycle.purge')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const total = list.data?.total ?? 0;
+  return (
+    <Card
+      title={t('recycle.title')}
+      data-testid="recycle-bin"
+      extra={
+        <Button
+          danger
+          data-testid="recycle-empty"
+          disabled={total === 0}
+          loading={empty.isPending}
+          onClick={() =>
+            confirmDanger({
+              title: t('recycle.emptyConfirm'),
+              content: t('recycle.purgeHint'),
+              okText: t('recycle.empty'),
+              cancelText: t('common:cancel'),
+              okTestId: 'recycle-empty-confirm',
+              onOk: () => empty.mutateAsync(),
+            })
+          }
+        >
+          {t('recycle.empty')}
+        </Button>
+      }
+    >
+      <Space style={{ marginBottom: 16 }}>
+        <Button data-testid="recycle-batch-restore" disabled={selected.length === 0} loading={restore.isPending} onClick={() => restore.mutate(selected)}>
+          {t('recycle.restore')}
+        </Button>
+        <Button danger data-testid="recycle-batch-purge" disabled={selected.length === 0} onClick={() => confirmPurge(selected)}>
+          {t('recycle.purge')}
+        </Button>
+        {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+      </Space>
+      <Table<CaseSummary>
+        rowKey="caseCode"
+        size="middle"
+        scroll={{ x: 'max-content' }}
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+        onRow={(r) => ({ 'data-testid': `recycle-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: query.pageNum,
+          pageSize: query.pageSize,
+          total,
+          showTotal: (n) => t('total', { count: n }),
+          onChange: (pageNum, pageSize) => setQuery({ pageNum, pageSize }),
+        }}
+      />
+    </Card>
+  );
+}

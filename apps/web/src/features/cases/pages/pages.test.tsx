@@ -1,0 +1,137 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { CaseDetail } from '../api/types';
+
+// No server: every call stays pending; the screens render from the seeded cache.
+vi.mock('../../../lib/http', () => ({
+  http: { post: () => new Promise(() => {}), get: () => new Promise(() => {}) },
+  ApiError: class extends Error {},
+  errorText: () => null,
+}));
+
+Object.defineProperty(window, 'matchMedia', {
+  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
+});
+vi.setConfig({ testTimeout: 30_000 });
+(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const detail: CaseDetail = {
+  caseCode: 'C1',
+  name: 'Crown 16',
+  patientName: 'Ann Smith',
+  patientId: 'P-9',
+  birthDate: '1990-02-03',
+  age: 35,
+  scanDate: '2025-05-01T10:00:00Z',
+  dentist: { id: 1, name: 'Dr. Who' },
+  treatments: ['Crown'],
+  status: 'uploaded',
+  fileCount: 2,
+  size: 2048,
+  deviceSerial: null,
+  createdAt: '2025-05-01T10:00:00Z',
+  deletedAt: null,
+  memo: 'note',
+  files: [
+    { fileCode: 'F1', name: 'upper.stl', format: 'stl', kind: 'model', jaw: 'upper', size: 1024, uploadTag: 'finished', viewerStatus: 'pending', createdAt: '2025-05-01T10:00:00Z' },
+    { fileCode: 'F2', name: 'photo.png', format: 'png', kind: 'image', jaw: null, size: 1024, uploadTag: 'uploaded', viewerStatus: 'none', createdAt: '2025-05-01T10:00:00Z' },
+  ],
+};
+
+let root: Root | null = null;
+let host: HTMLDivElement | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+});
+
+async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed: (qc: QueryClient) => void) {
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  seed(qc);
+  const { default: Page } = await load();
+  const router = createMemoryRouter([{ path: routePath, element: <Page /> }], { initialEntries: [path] });
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () => {
+    root!.render(
+      <QueryClientProvider client={qc}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  });
+  return host;
+}
+
+describe('case screens render', () => {
+  it('detail: patient data, files grouped with their messages, upload input', async () => {
+    const el = await render('/case-management/detail/C1', '/case-management/detail/:id', () => import('./CaseDetailPage'), (qc) =>
+      qc.setQueryData(['cases', 'detail', 'C1'], detail),
+    );
+    expect(el.querySelector('[data-testid="case-detail"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="case-detail-patientName"]')?.textContent).toBe('Ann Smith');
+    expect(el.querySelector('[data-testid="file-item-F1"]')?.textContent).toContain('file.calculating');
+    expect(el.querySelector('[data-testid="file-download-F2"]')).not.toBeNull();
+    expect(el.querySelector('input[type=file][data-testid="case-upload-input"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="case-edit"]')).not.toBeNull();
+  });
+
+  it('list: rows with links, batch buttons disabled until a selection', async () => {
+    const { initialListState, toCaseListQuery } = await import('../lib/caseQuery');
+    const { getPrefs } = await import('../../../lib/prefs');
+    const q = toCaseListQuery(initialListState(getPrefs().caseDateRangeDays));
+    const el = await render('/case-management', '/case-management', () => import('./CaseListPage'), (qc) =>
+      qc.setQueryData(['cases', 'list', q], { total: 1, list: [detail] }),
+    );
+    expect(el.querySelector('[data-testid="case-row-C1"]')?.textContent).toContain('Ann Smith');
+    expect(el.querySelector('[data-testid="case-batch-delete"]')?.hasAttribute('disabled')).toBe(true);
+    expect(el.querySelector('input[data-testid="case-search"]')).not.toBeNull();
+  });
+
+  it('own space panels: storage usage, dentists, scanners', async () => {
+    let el = await render('/own', '/own', () => import('../../storage/components/StoragePanel'), (qc) =>
+      qc.setQueryData(['storage', 'usage'], {
+        usedBytes: 1024,
+        quotaBytes: 4096,
+        recycleBinBytes: 0,
+        byKind: [{ kind: 'model', bytes: 1024, count: 1 }],
+        largestCases: [{ caseCode: 'C1', name: 'Crown 16', patientName: 'Ann', size: 1024 }],
+        largestFiles: [{ fileCode: 'F1', caseCode: 'C1', name: 'upper.stl', size: 1024 }],
+      }),
+    );
+    expect(el.querySelector('[data-testid="storage-usage"]')?.getAttribute('data-used')).toBe('1024');
+    expect(el.querySelector('[data-testid="storage-chart"] path[data-kind="model"]')).not.toBeNull();
+    act(() => root?.unmount());
+    host?.remove();
+    el = await render('/own', '/own', () => import('../../dentists/components/DentistPanel'), (qc) =>
+      qc.setQueryData(['dentists'], { list: [{ id: 3, name: 'Dr. Who', caseCount: 2 }] }),
+    );
+    expect(el.querySelector('[data-testid="dentist-row-3"]')?.textContent).toContain('Dr. Who');
+    expect(el.querySelector('[data-testid="dentist-add"]')).not.toBeNull();
+    act(() => root?.unmount());
+    host?.remove();
+    el = await render('/own', '/own', () => import('../../devices/components/DevicesPanel'), (qc) =>
+      qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], {
+        total: 1,
+        list: [
+          {
+            serialNumber: 'SN1', model: 'X', name: 'Chair 1', status: 'Activated', localSave: true, cloudSave: false, limitType: 3,
+            warrantyDate: '2026-01-01', batteryHealth: 80, lastSeenAt: null, clinicName: null, dealerName: null,
+          },
+        ],
+      }),
+    );
+    expect(el.querySelector('[data-testid="device-row-SN1"]')?.textContent).toContain('Chair 1');
+    expect(el.querySelector('input[data-testid="device-activate-serial"]')).not.toBeNull();
+  });
+});

@@ -1,0 +1,264 @@
+import { MeshParseError, type MeshData } from '../types.js';
+import { ByteScanner, GrowU32, indexOfAscii, startsWithAscii, toU8 } from './text.js';
+
+type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'f32' | 'f64';
+
+const TYPE_ALIASES: Record<string, ScalarType> = {
+  char: 'i8', int8: 'i8', uchar: 'u8', uint8: 'u8',
+  short: 'i16', int16: 'i16', ushort: 'u16', uint16: 'u16',
+  int: 'i32', int32: 'i32', uint: 'u32', uint32: 'u32',
+  float: 'f32', float32: 'f32', double: 'f64', float64: 'f64',
+};
+const TYPE_SIZE: Record<ScalarType, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8 };
+
+interface Property {
+  name: string;
+  type: ScalarType;
+  /** For list properties: the type of the item count. */
+  countType?: ScalarType;
+}
+interface Element {
+  name: string;
+  count: number;
+  props: Property[];
+}
+
+const MAX_HEADER = 64 * 1024;
+const fail = (reason: string): never => {
+  throw new MeshParseError('ply', reason);
+};
+
+function parseHeader(bytes: Uint8Array): { format: 'ascii' | 'le' | 'be'; elements: Element[]; bodyStart: number } {
+  if (!startsWithAscii(bytes, 'ply\n') && !startsWithAscii(bytes, 'ply\r\n')) fail('missing "ply" magic');
+  const endTag = indexOfAscii(bytes, 'end_header', 0, Math.min(bytes.length, MAX_HEADER));
+  if (endTag < 0) fail(bytes.length < MAX_HEADER ? 'truncated header' : 'header too long');
+  let bodyStart = endTag + 'end_header'.length;
+  while (bodyStart < bytes.length && (bytes[bodyStart] === 32 || bytes[bodyStart] === 13)) bodyStart++;
+  if (bytes[bodyStart] !== 10) fail('truncated header');
+  bodyStart++;
+  const s = new ByteScanner(bytes, 'ply', endTag);
+  s.skipLine();
+  let format: 'ascii' | 'le' | 'be' | null = null;
+  const elements: Element[] = [];
+  while (!s.atEnd()) {
+    const w = s.word();
+    if (w === 'format') {
+      const f = s.word();
+      format = f === 'ascii' ? 'ascii' : f === 'binary_little_endian' ? 'le' : f === 'binary_big_endian' ? 'be' : fail(`unknown format "${f.slice(0, 24)}"`);
+    } else if (w === 'element') {
+      const name = s.word();
+      const count = s.number();
+      if (!Number.isInteger(count) || count < 0 || count > 0xffffffff) fail('bad element count');
+      elements.push({ name, count, props: [] });
+    } else if (w === 'property') {
+      const el = elements[elements.length - 1] ?? fail('property before element');
+      const t = s.word();
+      if (t === 'list') {
+        const ct = TYPE_ALIASES[s.word()] ?? fail('bad list count type');
+        const it = TYPE_ALIASES[s.word()] ?? fail('bad list item type');
+        el.props.push({ name: s.word(), type: it, countType: ct });
+      } else {
+        const type = TYPE_ALIASES[t] ?? fail(`bad property type "${t.slice(0, 16)}"`);
+        el.props.push({ name: s.word(), type });
+      }
+    } else if (w !== 'comment' && w !== 'obj_info' && w !== '') {
+      fail(`unexpected header line "${w.slice(0, 16)}"`);
+    }
+    s.skipLine();
+  }
+  if (!format) fail('missing format line');
+  return { format: format!, elements, bodyStart };
+}
+
+function read(dv: DataView, p: number, t: ScalarType, le: boolean): number {
+  switch (t) {
+    case 'u8': return dv.getUint8(p);
+    case 'i8': return dv.getInt8(p);
+    case 'u16': return dv.getUint16(p, le);
+    case 'i16': return dv.getInt16(p, le);
+    case 'u32': return dv.getUint32(p, le);
+    case 'i32': return dv.getInt32(p, le);
+    case 'f32': return dv.getFloat32(p, le);
+    case 'f64': return dv.getFloat64(p, le);
+  }
+}
+
+const COLOR_NAMES: Record<string, number> = { red: 0, green: 1, blue: 2, diffuse_red: 0, diffuse_green: 1, diffuse_blue: 2, r: 0, g: 1, b: 2 };
+const FACE_LISTS = new Set(['vertex_indices', 'vertex_index']);
+
+function toColorByte(v: number, t: ScalarType): number {
+  if (t === 'f32' || t === 'f64') v *= 255;
+  else if (t === 'u16') v /= 257;
+  v = Math.round(v);
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+/** Parses PLY (ascii, binary_little_endian, binary_big_endian): vertex x y z, optional red green blue, faces (polygons fan-triangulated). */
+export function parsePly(input: ArrayBuffer | ArrayBufferView): MeshData {
+  const bytes = toU8(input);
+  const { format, elements, bodyStart } = parseHeader(bytes);
+  const vertexEl = elements.find((e) => e.name === 'vertex') ?? fail('no vertex element');
+  const xyz = ['x', 'y', 'z'].map((n) => vertexEl.props.findIndex((p) => p.name === n && !p.countType));
+  if (xyz.some((i) => i < 0)) fail('vertex without x y z');
+  const colorIdx = [-1, -1, -1];
+  vertexEl.props.forEach((p, i) => {
+    const c = COLOR_NAMES[p.name];
+    if (c !== undefined && !p.countType && colorIdx[c] === -1) colorIdx[c] = i;
+  });
+  const hasColor = colorIdx.every((i) => i >= 0);
+  const vcount = vertexEl.count;
+  const remaining = bytes.length - bodyStart;
+  // Validate counts against the byte length before allocating anything large.
+  let minBytes = 0;
+  for (const el of elements) {
+    let per = 0;
+    for (const p of el.props) per += p.countType ? TYPE_SIZE[p.countType] : format === 'ascii' ? 0 : TYPE_SIZE[p.type];
+    // ASCII: each value needs at least 2 bytes ("0 ").
+    if (format === 'ascii') per = el.props.length * 2;
+    minBytes += per * el.count;
+  }
+  if (minBytes > remaining) fail('truncated: body shorter than element counts');
+
+  const positions = new Float32Array(vcount * 3);
+  const colors = hasColor ? new Uint8Array(vcount * 3) : null;
+  let indices: Uint32Array | null = null;
+
+  if (format === 'ascii') {
+    const s = new ByteScanner(bytes, 'ply');
+    s.pos = bodyStart;
+    const tri = new GrowU32();
+    const poly: number[] = [];
+    for (const el of elements) {
+      const isVertex = el === vertexEl;
+      const faceProp = el.name === 'face' ? el.props.findIndex((p) => !!p.countType && FACE_LISTS.has(p.name)) : -1;
+      for (let r = 0; r < el.count; r++) {
+        s.skipSpace();
+        if (s.atEnd()) fail(`truncated in ${el.name} ${r}`);
+        for (let pi = 0; pi < el.props.length; pi++) {
+          const p = el.props[pi]!;
+          if (p.countType) {
+            const n = s.number();
+            if (!Number.isInteger(n) || n < 0 || n > 1_000_000) fail('bad list length');
+            poly.length = 0;
+            for (let k = 0; k < n; k++) poly.push(s.number());
+            if (pi === faceProp) emitPolygon(poly, vcount, tri);
+          } else {
+            const v = s.number();
+            if (isVertex) {
+              if (pi === xyz[0]) positions[r * 3] = v;
+              else if (pi === xyz[1]) positions[r * 3 + 1] = v;
+              else if (pi === xyz[2]) positions[r * 3 + 2] = v;
+              else if (colors) {
+                const c = colorIdx.indexOf(pi);
+                if (c >= 0) colors[r * 3 + c] = toColorByte(v, p.type);
+              }
+            }
+          }
+        }
+        s.skipInlineSpace();
+        if (!s.atLineEnd()) fail(`extra values in ${el.name} ${r}`);
+      }
+    }
+    indices = elements.some((e) => e.name === 'face') ? tri.result() : null;
+  } else {
+    const le = format === 'le';
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let p = bodyStart;
+    const end = bytes.length;
+    for (const el of elements) {
+      const isVertex = el === vertexEl;
+      const fixed = el.props.every((q) => !q.countType);
+      if (fixed) {
+        const offs: number[] = [];
+        let stride = 0;
+        for (const q of el.props) {
+          offs.push(stride);
+          stride += TYPE_SIZE[q.type];
+        }
+        if (p + stride * el.count > end) fail(`truncated in ${el.name}`);
+        if (isVertex) {
+          const [ix, iy, iz] = xyz as [number, number, number];
+          const tx = el.props[ix]!.type, ty = el.props[iy]!.type, tz = el.props[iz]!.type;
+          const ox = offs[ix]!, oy = offs[iy]!, oz = offs[iz]!;
+          for (let r = 0; r < el.count; r++, p += stride) {
+            positions[r * 3] = read(dv, p + ox, tx, le);
+            positions[r * 3 + 1] = read(dv, p + oy, ty, le);
+            positions[r * 3 + 2] = read(dv, p + oz, tz, le);
+          }
+          if (colors) {
+            const base = p - stride * el.count;
+            for (let c = 0; c < 3; c++) {
+              const ci = colorIdx[c]!;
+              const t = el.props[ci]!.type;
+              const o = offs[ci]!;
+              for (let r = 0; r < el.count; r++) colors[r * 3 + c] = toColorByte(read(dv, base + r * stride + o, t, le), t);
+            }
+          }
+        } else p += stride * el.count;
+        continue;
+      }
+      // Elements with list properties: walk once to count triangles and check bounds, then fill.
+      const faceProp = el.name === 'face' ? el.props.findIndex((q) => !!q.countType && FACE_LISTS.has(q.name)) : -1;
+      const start = p;
+      let triCount = 0;
+      for (let r = 0; r < el.count; r++) {
+        for (let pi = 0; pi < el.props.length; pi++) {
+          const q = el.props[pi]!;
+          if (q.countType) {
+            const cs = TYPE_SIZE[q.countType];
+            if (p + cs > end) fail(`truncated in ${el.name} ${r}`);
+            const n = read(dv, p, q.countType, le);
+            if (!Number.isInteger(n) || n < 0) fail('bad list length');
+            p += cs + n * TYPE_SIZE[q.type];
+            if (p > end) fail(`truncated in ${el.name} ${r}`);
+            if (pi === faceProp && n >= 3) triCount += n - 2;
+          } else p += TYPE_SIZE[q.type];
+        }
+      }
+      if (p > end) fail(`truncated in ${el.name}`);
+      if (faceProp >= 0) {
+        indices = new Uint32Array(triCount * 3);
+        let o = 0;
+        let q0 = start;
+        for (let r = 0; r < el.count; r++) {
+          for (let pi = 0; pi < el.props.length; pi++) {
+            const q = el.props[pi]!;
+            if (q.countType) {
+              const n = read(dv, q0, q.countType, le);
+              q0 += TYPE_SIZE[q.countType];
+              const isz = TYPE_SIZE[q.type];
+              if (pi === faceProp && n >= 3) {
+                const a = read(dv, q0, q.type, le);
+                let prev = read(dv, q0 + isz, q.type, le);
+                if (a < 0 || a >= vcount || prev < 0 || prev >= vcount) fail('face index out of range');
+                for (let k = 2; k < n; k++) {
+                  const c = read(dv, q0 + k * isz, q.type, le);
+                  if (c < 0 || c >= vcount || !Number.isInteger(c)) fail('face index out of range');
+                  indices[o++] = a;
+                  indices[o++] = prev;
+                  indices[o++] = c;
+                  prev = c;
+                }
+              }
+              q0 += n * isz;
+            } else q0 += TYPE_SIZE[q.type];
+          }
+        }
+      }
+    }
+  }
+  for (let i = 0; i < positions.length; i++) if (!Number.isFinite(positions[i]!)) fail('non-finite coordinate');
+  if (vcount === 0) fail('no vertices');
+  if (!indices || indices.length === 0) fail('no faces');
+  return { positions, indices, colors };
+}
+
+function emitPolygon(poly: number[], vcount: number, out: GrowU32): void {
+  if (poly.length < 3) return;
+  for (const v of poly) if (!Number.isInteger(v) || v < 0 || v >= vcount) fail('face index out of range');
+  for (let k = 2; k < poly.length; k++) {
+    out.push(poly[0]!);
+    out.push(poly[k - 1]!);
+    out.push(poly[k]!);
+  }
+}
