@@ -36,6 +36,8 @@ import { dentistsModule } from './modules/dentists/dentists.routes.js';
 import { filesModule } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
 import { UploadsService } from './modules/files/uploads.service.js';
+import { exportsModule } from './modules/exports/exports.routes.js';
+import { ExportsService } from './modules/exports/exports.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -120,6 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
     casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads),
+    exportsModule(new ExportsService(db, store, jobs, config)),
   ];
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -96,6 +96,10 @@ export class S3BlobStore implements BlobStore {
       region: opts.region,
       forcePathStyle: opts.forcePathStyle,
       credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+      // Checksums only where S3 requires them: many S3-compatible stores do not decode the
+      // aws-chunked trailers the SDK would otherwise add to every upload.
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
     };
     this.client = new S3Client(clientConfig);
     this.uploads = new S3Store({ partSize: 8 * 1024 * 1024, s3ClientConfig: { ...clientConfig, bucket: opts.bucket } });

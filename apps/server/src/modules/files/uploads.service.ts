@@ -47,7 +47,7 @@ export class UploadsService {
       onUploadCreate: (req, upload) => this.create(req, upload),
       onUploadFinish: (req, upload) => this.finish(req, upload),
       onResponseError: async (_req, err) => {
-        if (err instanceof AppError) return this.errorBody(err, 'en');
+        if (err instanceof AppError) return this.errorBody(err, "en");
         return undefined;
       },
     });

@@ -1,0 +1,147 @@
+import { PassThrough } from 'node:stream';
+import yazl from 'yazl';
+import { ExportStatus, formatSize } from '@portal/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../platform/db.js';
+import { fail } from '../../platform/errors.js';
+import { newCode } from '../../platform/crypto.js';
+import type { Jobs } from '../../platform/jobs.js';
+import type { BlobStore } from '../../platform/storage.js';
+import { FileLinks } from '../files/files.service.js';
+import { casesRepository } from '../cases/cases.repository.js';
+
+interface ExportRow {
+  id: number; code: string; organization_id: number; case_ids: string[]; types: string[]; status: number; progress: number;
+  storage_key: string | null; size: string | null; created_at: Date;
+}
+
+/** Names inside the zip: readable, unique, and free of anything a file system would trip on. */
+function safeSegment(s: string) {
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_').slice(0, 80).trim() || '_';
+}
+
+/**
+ * Exports pack chosen file types of chosen cases into one zip, in a background job: one folder per
+ * case with a short summary and the files, streamed from the store into the store, never held whole.
+ */
+export class ExportsService {
+  private readonly links: FileLinks;
+  constructor(private readonly db: Db, private readonly store: BlobStore, private readonly jobs: Jobs, private readonly config: Config) {
+    this.links = new FileLinks(`exports:${config.jwtSecret}`);
+    jobs.handle('packExport', (p) => this.pack(Number(p.exportId)));
+  }
+
+  async create(orgId: number, userId: number, caseCodes: string[], types: string[]) {
+    const cases = await casesRepository.idsByCodes(this.db, orgId, [...new Set(caseCodes)]);
+    if (cases.length !== new Set(caseCodes).size) fail('NOT_FOUND');
+    const code = newCode('x');
+    const [row] = await this.db.query<{ id: number }>(
+      `INSERT INTO exports (code, organization_id, user_id, case_ids, types) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [code, orgId, userId, cases.map((c) => Number(c.id)), [...new Set(types)]],
+    );
+    await this.jobs.enqueue('packExport', { exportId: Number(row!.id) });
+    return this.status(orgId, code);
+  }
+
+  async status(orgId: number, code: string) {
+    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE organization_id = $1 AND code = $2', [orgId, code]);
+    if (!row) fail('NOT_FOUND');
+    let downloadUrl: string | null = null;
+    if (row.status === ExportStatus.Success) {
+      const l = this.links.sign('download', row.code, this.config.fileLinkTtlSeconds);
+      downloadUrl = `${this.config.publicUrl}/api/v2/export/download/${row.code}?exp=${l.exp}&sig=${l.sig}`;
+    }
+    return {
+      exportCode: row.code, status: row.status, progress: row.progress, size: row.size === null ? null : Number(row.size), downloadUrl,
+      createdAt: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  async openByLink(code: string, exp: number, sig: string) {
+    this.links.check('download', code, exp, sig);
+    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE code = $1 AND status = 1', [code]);
+    if (!row?.storage_key) fail('INVALID_LINK');
+    return { stream: await this.store.read(row.storage_key), size: Number(row.size), name: `export-${row.code}.zip` };
+  }
+
+  private async setState(id: number, status: number, progress: number, extra: { key?: string; size?: number; error?: string } = {}) {
+    await this.db.query(
+      `UPDATE exports SET status = $2::smallint, progress = $3, storage_key = COALESCE($4, storage_key), size = COALESCE($5, size), error = $6,
+              finished_at = CASE WHEN $2::smallint IN (1, 2, 3, 4) THEN now() ELSE finished_at END WHERE id = $1`,
+      [id, status, progress, extra.key ?? null, extra.size ?? null, extra.error ?? null],
+    );
+  }
+
+  async pack(exportId: number) {
+    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE id = $1', [exportId]);
+    if (!row || row.status === ExportStatus.Success) return;
+    const caseIds = row.case_ids.map(Number);
+    const cases = await this.db.query<{ id: number; code: string; name: string; patient_name: string; patient_id: string | null; birth_date: string | null;
+      scan_date: Date | null; dentist: string | null; treatments: string[]; memo: string | null }>(
+      `SELECT c.id, c.code, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.scan_date, d.name AS dentist, c.treatments, c.memo
+         FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id WHERE c.id = ANY ($1::bigint[]) AND c.deleted_at IS NULL ORDER BY c.id`,
+      [caseIds],
+    );
+    const files = await this.db.query<{ case_id: number; name: string; format: string; size: string; storage_key: string }>(
+      `SELECT case_id, name, format, size, storage_key FROM files WHERE case_id = ANY ($1::bigint[]) ORDER BY case_id, id`,
+      [caseIds],
+    );
+    const chosen = files.filter((f) => row.types.includes(f.format));
+    if (!files.length) return this.setState(exportId, ExportStatus.NoFile, 100);
+    if (!chosen.length) return this.setState(exportId, ExportStatus.NoRequiredFile, 100);
+    await this.setState(exportId, ExportStatus.Packing, 0);
+
+    const total = chosen.reduce((s, f) => s + Number(f.size), 0);
+    let done = 0;
+    let reported = 0;
+    const zip = new yazl.ZipFile();
+    const folders = new Set<string>();
+    for (const c of cases) {
+      let folder = safeSegment(`${c.patient_name} - ${c.name}`);
+      if (folders.has(folder)) folder = `${folder} (${c.code})`;
+      folders.add(folder);
+      const mine = chosen.filter((f) => Number(f.case_id) === Number(c.id));
+      const summary = [
+        `Case: ${c.name}`, `Case ID: ${c.code}`, `Patient: ${c.patient_name}`, `Patient ID: ${c.patient_id ?? ''}`, `Birth date: ${c.birth_date ?? ''}`,
+        `Scan date: ${c.scan_date ? new Date(c.scan_date).toISOString() : ''}`, `Dentist: ${c.dentist ?? ''}`, `Treatment: ${c.treatments.join(', ')}`,
+        `Memo: ${c.memo ?? ''}`, '', 'Files:', ...mine.map((f) => `  ${f.name} (${formatSize(Number(f.size))})`), '',
+      ].join('\r\n');
+      zip.addBuffer(Buffer.from(summary, 'utf8'), `${folder}/case.txt`);
+      const names = new Set<string>();
+      for (const f of mine) {
+        let name = safeSegment(f.name);
+        while (names.has(name)) name = `_${name}`;
+        names.add(name);
+        // Scans compress well but are large: a fast level keeps packing near disk speed.
+        zip.addReadStreamLazy(`${folder}/${name}`, { size: Number(f.size), compressionLevel: 1 }, (cb) => {
+          this.store.read(f.storage_key).then(
+            (stream) => {
+              stream.on('data', (chunk: Buffer) => {
+                done += chunk.length;
+                const pct = Math.floor((done / total) * 99);
+                if (pct >= reported + 5) {
+                  reported = pct;
+                  void this.setState(exportId, ExportStatus.Packing, pct);
+                }
+              });
+              cb(null, stream);
+            },
+            (err: Error) => cb(err, undefined as never),
+          );
+        });
+      }
+    }
+    zip.end();
+    const key = `exports/${row.code}.zip`;
+    try {
+      const out = new PassThrough();
+      zip.outputStream.pipe(out);
+      const size = await this.store.write(key, out);
+      await this.setState(exportId, ExportStatus.Success, 100, { key, size });
+    } catch (err) {
+      await this.store.delete(key).catch(() => undefined);
+      await this.setState(exportId, ExportStatus.Fail, 0, { error: String(err).slice(0, 500) });
+      throw err;
+    }
+  }
+}
