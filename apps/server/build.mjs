@@ -7,7 +7,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies).filter((d) => d !== '@portal/contracts');
 
 await build({
-  entryPoints: ['src/main.ts', 'src/admin-create.ts', 'src/openapi.ts'],
+  entryPoints: { main: 'src/main.ts', 'admin-create': 'src/admin-create.ts', openapi: 'src/openapi.ts', scanner: 'src/scanner/cli.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

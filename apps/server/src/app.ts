@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -37,6 +38,8 @@ import { filesModule } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
 import { UploadsService } from './modules/files/uploads.service.js';
 import { exportsModule } from './modules/exports/exports.routes.js';
+import { devicesModule } from './modules/devices/devices.routes.js';
+import { DevicesService } from './modules/devices/devices.service.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 
 export interface BuildOptions {
@@ -71,6 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
 
   // External plugins.
   await app.register(formbody, { bodyLimit: API_BODY_LIMIT });
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
@@ -102,10 +106,15 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
 
   // Modules.
   const filesService = new FilesService(db, store, config);
+  const devices = new DevicesService(db);
   const uploads = new UploadsService(
     db, store, config,
     async (authorization, info) => {
       const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : readInfoToken(info);
+      if (token?.startsWith('dvc_')) {
+        const device = await devices.authenticate(token);
+        return { organizationId: device.organizationId, userId: null, deviceId: device.deviceId };
+      }
       const { auth } = await authenticateToken({ db, tokens, sessions }, token);
       if (auth.forceChangePassword || !(await roleHasPermission(db, auth.roleId, 'case:edit'))) fail('NO_PERMISSION');
       return { organizationId: auth.organizationId, userId: auth.userId, deviceId: null };
@@ -122,7 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
     casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads),
-    exportsModule(new ExportsService(db, store, jobs, config)),
+    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases),
   ];
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

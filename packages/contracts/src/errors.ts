@@ -50,6 +50,8 @@ export const ERRORS = {
   FILE_CONTENT_MISMATCH: { code: 2026, status: 415, key: 'fileContentMismatch' },
   TOO_MANY_FILES: { code: 2027, status: 409, key: 'tooManyFiles' },
   UPLOAD_FAILED: { code: 2028, status: 400, key: 'unableToUpload' },
+  DEVICE_ACTIVATION_FAILED: { code: 2029, status: 400, key: 'deviceActivationFailed' },
+  DEVICE_STATUS_CONFLICT: { code: 2030, status: 409, key: 'deviceStatusConflict' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

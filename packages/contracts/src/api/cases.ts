@@ -140,3 +140,26 @@ export const CatalogImportResult = z.object({
   imported: z.number(),
   errors: z.array(z.object({ row: z.number(), reason: z.string() })),
 });
+
+type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+/**
+ * Scanner statuses (§4) and the moves between them: imported scanners wait inactivated; a clinic's
+ * activation binds them; transfers cycle while they upload; an OEM or super administrator may
+ * disable and re-enable them; cancelling retires a scanner for good.
+ */
+export const DEVICE_TRANSITIONS: Record<DeviceStatus, readonly DeviceStatus[]> = {
+  InActiveted: ['Activated', 'Disabled', 'Canceled'],
+  Activated: ['DataTransferring', 'Disabled', 'Canceled'],
+  DataTransferring: ['DataTransferred', 'Activated', 'Disabled', 'Canceled'],
+  DataTransferred: ['DataTransferring', 'Activated', 'Disabled', 'Canceled'],
+  Disabled: ['Activated', 'Canceled'],
+  Canceled: [],
+};
+export function canMoveDevice(from: DeviceStatus, to: DeviceStatus): boolean {
+  return DEVICE_TRANSITIONS[from].includes(to);
+}
+
+export const DeviceActivateBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), activationCode: zRequiredText(FIELD_MAX.code) });
+export const DeviceToken = z.object({ deviceToken: z.string(), clinicName: z.string() });
+export const HeartbeatBody = z.object({ batteryHealth: zInt.pipe(z.number().min(0).max(100)).optional() });
+export const AssignDealerBody = z.object({ serialNumbers: zCodes, dealerCode: zRequiredText(FIELD_MAX.code) });

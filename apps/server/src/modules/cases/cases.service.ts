@@ -120,4 +120,17 @@ export class CasesService {
     await Promise.all(keys.map((k) => this.store.delete(k).catch(() => undefined)));
     return count;
   }
+
+  /** A scanner says its scan is complete: uploaded when every file arrived, else scan completed. */
+  async completeScan(orgId: number, deviceId: number, code: string) {
+    const [row] = await this.db.query<{ id: number; uploading: boolean; files: number }>(
+      `SELECT c.id, EXISTS (SELECT 1 FROM uploads u WHERE u.case_id = c.id) AS uploading, (SELECT count(*)::int FROM files f WHERE f.case_id = c.id) AS files
+         FROM cases c WHERE c.organization_id = $1 AND c.code = $2 AND c.device_id = $3 AND c.deleted_at IS NULL`,
+      [orgId, code, deviceId],
+    );
+    if (!row) fail('NOT_FOUND');
+    const to = !row.uploading && row.files > 0 ? 'uploaded' : 'scanCompleted';
+    await casesRepository.setStatus(this.db, Number(row.id), ['registered', 'toBeProgressed', 'scanCompleted'], to);
+    return this.detail(orgId, code);
+  }
 }

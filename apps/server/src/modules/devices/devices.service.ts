@@ -1,0 +1,154 @@
+import { canMoveDevice, OrgType, type DEVICE_STATUSES } from '@portal/contracts';
+import type { Db, Queryable } from '../../platform/db.js';
+import { AppError, fail } from '../../platform/errors.js';
+import { hashPassword, newToken, sha256, verifyPassword } from '../../platform/crypto.js';
+import { readCatalogTable, validateCatalog } from './catalog.js';
+
+type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+export interface DeviceCaller {
+  deviceId: number;
+  organizationId: number;
+  serialNumber: string;
+}
+
+interface DeviceRow {
+  id: number; serial_number: string; model: string; name: string | null; status: DeviceStatus; local_save: boolean; cloud_save: boolean;
+  limit_type: number; warranty_date: string | null; battery_health: number | null; last_seen_at: Date | null; clinic_name: string | null;
+  dealer_name: string | null; activation_code_hash: string; clinic_organization_id: number | null; total?: number;
+}
+
+const SELECT = `SELECT d.*, to_char(d.warranty_date, 'YYYY-MM-DD') AS warranty_date, c.name AS clinic_name, dl.name AS dealer_name
+  FROM devices d LEFT JOIN organizations c ON c.id = d.clinic_organization_id LEFT JOIN organizations dl ON dl.id = d.dealer_organization_id`;
+
+/** Which scanners an organization sees: a clinic its own, a dealer those it sells, an OEM those it makes. */
+function scope(orgType: number): string {
+  switch (orgType) {
+    case OrgType.Inner: return 'true';
+    case OrgType.Dealer: return 'd.dealer_organization_id = $1';
+    case OrgType.Oem: return 'd.oem_organization_id = $1';
+    default: return 'd.clinic_organization_id = $1';
+  }
+}
+
+function toDevice(r: DeviceRow) {
+  return {
+    serialNumber: r.serial_number, model: r.model, name: r.name, status: r.status, localSave: r.local_save, cloudSave: r.cloud_save,
+    limitType: r.limit_type, warrantyDate: r.warranty_date, batteryHealth: r.battery_health,
+    lastSeenAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null, clinicName: r.clinic_name, dealerName: r.dealer_name,
+  };
+}
+
+export class DevicesService {
+  constructor(private readonly db: Db) {}
+
+  async list(org: { id: number; type: number }, q: { pageNum: number; pageSize: number; keyword?: string }) {
+    const rows = await this.db.query<DeviceRow>(
+      `${SELECT} WHERE ${scope(org.type)} AND ($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name ILIKE '%' || $2 || '%')
+        ORDER BY d.serial_number LIMIT $3 OFFSET $4`,
+      [org.id, q.keyword ?? null, q.pageSize, (q.pageNum - 1) * q.pageSize],
+    );
+    const [{ total }] = (await this.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM devices d WHERE ${scope(org.type)} AND ($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name ILIKE '%' || $2 || '%')`,
+      [org.id, q.keyword ?? null],
+    )) as [{ total: number }];
+    return { total, list: rows.map(toDevice) };
+  }
+
+  /** Moves a scanner along the table of allowed transitions, once: a conditional update. */
+  async move(tx: Queryable, deviceId: number, to: DeviceStatus) {
+    const [row] = await tx.query<{ status: DeviceStatus }>('SELECT status FROM devices WHERE id = $1 FOR UPDATE', [deviceId]);
+    if (!row) fail('NOT_FOUND');
+    if (row.status === to) return;
+    if (!canMoveDevice(row.status, to)) throw new AppError('DEVICE_STATUS_CONFLICT', { from: row.status, to }, { from: row.status, to });
+    await tx.query('UPDATE devices SET status = $2 WHERE id = $1', [deviceId, to]);
+  }
+
+  async rename(orgId: number, serial: string, name: string) {
+    const rows = await this.db.query('UPDATE devices SET name = $3 WHERE serial_number = upper($2) AND clinic_organization_id = $1 RETURNING id', [orgId, serial, name]);
+    if (!rows.length) fail('NOT_FOUND');
+  }
+
+  /** A clinic binds a scanner with its serial number and activation code. */
+  async activateForClinic(orgId: number, serial: string, code: string) {
+    const [d] = await this.db.query<DeviceRow>(`${SELECT} WHERE d.serial_number = upper($1)`, [serial]);
+    if (!d || !(await verifyPassword(d.activation_code_hash, code))) fail('DEVICE_ACTIVATION_FAILED');
+    if (d.clinic_organization_id && Number(d.clinic_organization_id) !== orgId) fail('DEVICE_ACTIVATION_FAILED');
+    await this.db.transaction(async (tx) => {
+      await this.move(tx, Number(d.id), 'Activated');
+      await tx.query('UPDATE devices SET clinic_organization_id = $2, activated_at = COALESCE(activated_at, now()) WHERE id = $1', [d.id, orgId]);
+    });
+    const [fresh] = await this.db.query<DeviceRow>(`${SELECT} WHERE d.id = $1`, [d.id]);
+    return toDevice(fresh!);
+  }
+
+  /** The scanner software's own activation: a device token for a scanner a clinic has bound. */
+  async deviceToken(serial: string, code: string) {
+    const [d] = await this.db.query<DeviceRow>(`${SELECT} WHERE d.serial_number = upper($1)`, [serial]);
+    if (!d || !(await verifyPassword(d.activation_code_hash, code)) || !d.clinic_organization_id) fail('DEVICE_ACTIVATION_FAILED');
+    if (d.status === 'Disabled' || d.status === 'Canceled') fail('DEVICE_ACTIVATION_FAILED');
+    const token = `dvc_${newToken()}`;
+    await this.db.query('INSERT INTO device_tokens (token_hash, device_id) VALUES ($1, $2)', [sha256(token), d.id]);
+    return { deviceToken: token, clinicName: d.clinic_name ?? '' };
+  }
+
+  async authenticate(token: string | undefined): Promise<DeviceCaller> {
+    if (!token?.startsWith('dvc_')) fail('TOKEN_INVALID');
+    const [row] = await this.db.query<{ id: number; clinic_organization_id: number | null; serial_number: string; status: DeviceStatus }>(
+      `SELECT d.id, d.clinic_organization_id, d.serial_number, d.status FROM device_tokens t JOIN devices d ON d.id = t.device_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+      [sha256(token)],
+    );
+    if (!row || !row.clinic_organization_id || row.status === 'Disabled' || row.status === 'Canceled') fail('TOKEN_INVALID');
+    return { deviceId: Number(row.id), organizationId: Number(row.clinic_organization_id), serialNumber: row.serial_number };
+  }
+
+  async heartbeat(deviceId: number, batteryHealth?: number) {
+    await this.db.query('UPDATE devices SET last_seen_at = now(), battery_health = COALESCE($2, battery_health) WHERE id = $1', [deviceId, batteryHealth ?? null]);
+  }
+
+  async setTransfer(deviceId: number, to: 'DataTransferring' | 'DataTransferred') {
+    await this.db.transaction(async (tx) => {
+      await this.move(tx, deviceId, to);
+      await tx.query('UPDATE devices SET last_seen_at = now() WHERE id = $1', [deviceId]);
+    });
+  }
+
+  async assignDealer(oemOrgId: number, serials: string[], dealerCode: string) {
+    const [dealer] = await this.db.query<{ id: number }>('SELECT id FROM organizations WHERE code = $1 AND type = 4', [dealerCode]);
+    if (!dealer) fail('NOT_FOUND');
+    const rows = await this.db.query(
+      'UPDATE devices SET dealer_organization_id = $3 WHERE oem_organization_id = $1 AND serial_number = ANY ($2::text[]) RETURNING id',
+      [oemOrgId, serials.map((s) => s.toUpperCase()), dealer.id],
+    );
+    if (rows.length !== new Set(serials).size) fail('NOT_FOUND');
+    return rows.length;
+  }
+
+  /** All or nothing: every bad row is reported with its number, and then nothing is imported. */
+  async importCatalog(oemOrgId: number, bytes: Buffer) {
+    let table: string[][];
+    try {
+      table = await readCatalogTable(bytes);
+    } catch {
+      return { imported: 0, errors: [{ row: 0, reason: 'not a readable xlsx or csv file' }] };
+    }
+    const { rows, errors } = validateCatalog(table);
+    if (errors.length) return { imported: 0, errors };
+    const existing = await this.db.query<{ serial_number: string }>('SELECT serial_number FROM devices WHERE serial_number = ANY ($1::text[])', [rows.map((r) => r.serialNumber)]);
+    const taken = new Set(existing.map((e) => e.serial_number));
+    const clashes = rows.filter((r) => taken.has(r.serialNumber)).map((r) => ({ row: r.row, reason: `serialNumber ${r.serialNumber} already exists` }));
+    if (clashes.length) return { imported: 0, errors: clashes };
+    const hashes = await Promise.all(rows.map((r) => hashPassword(r.activationCode)));
+    await this.db.transaction(async (tx) => {
+      for (const [i, r] of rows.entries()) {
+        await tx.query(
+          `INSERT INTO devices (serial_number, model, oem_organization_id, warranty_date, limit_type, activation_code_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [r.serialNumber, r.model, oemOrgId, r.warrantyDate, r.limitType, hashes[i]],
+        );
+      }
+    });
+    return { imported: rows.length, errors: [] };
+  }
+}
+
