@@ -36,6 +36,7 @@ import { CasesService } from './modules/cases/cases.service.js';
 import { dentistsModule } from './modules/dentists/dentists.routes.js';
 import { filesModule } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
+import { MeshPreparer } from './modules/files/mesh-preparer.js';
 import { UploadsService } from './modules/files/uploads.service.js';
 import { exportsModule } from './modules/exports/exports.routes.js';
 import { devicesModule } from './modules/devices/devices.routes.js';
@@ -107,6 +108,9 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   // Modules.
   const filesService = new FilesService(db, store, config);
   const devices = new DevicesService(db);
+  const meshes = new MeshPreparer(db, store, app.log);
+  jobs.handle('prepareModel', (p) => meshes.prepare(Number(p.fileId)));
+  app.addHook('onClose', () => meshes.stop());
   const uploads = new UploadsService(
     db, store, config,
     async (authorization, info) => {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { buildApp } from './app.js';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
+import { seedDemoScans } from './demo-scans.js';
 
 export async function openDatabase(config: Config): Promise<Db> {
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
@@ -29,6 +30,10 @@ async function main() {
 
   const app = await buildApp({ config, db });
   await app.listen({ port: config.port, host: config.host });
+  if (fresh && config.seedDemo) {
+    // In the background: the portal is usable at once, the demo scans arrive a few seconds later.
+    void seedDemoScans(db, `http://127.0.0.1:${config.port}`, config.dataDir, (msg) => app.log.info(msg)).catch((err) => app.log.warn({ err }, 'demo scans failed'));
+  }
 
   const retry = setInterval(() => void app.platform.mailer.retryFailed().catch((err) => app.log.warn({ err }, 'mail retry failed')), 60_000);
   retry.unref();

@@ -1,0 +1,89 @@
+import { Worker } from 'node:worker_threads';
+import { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../platform/db.js';
+import type { BlobStore } from '../../platform/storage.js';
+import { readAll } from '../../platform/storage.js';
+import { filesRepository } from './files.repository.js';
+
+/** Models above this size are served as they are: preparing them would hold too much in memory. */
+const MAX_PREPARE_BYTES = 512 * 1024 * 1024;
+
+type Reply = { id: number; ok: true; bytes: Uint8Array } | { id: number; ok: false; invalid: boolean; error: string };
+
+/**
+ * The background job that turns an uploaded model into its compact viewer version
+ * (welded, quantised, meshopt-encoded): parsing and encoding run in a worker thread.
+ */
+export class MeshPreparer {
+  private worker?: Worker;
+  private seq = 0;
+  private readonly waiting = new Map<number, (r: Reply) => void>();
+
+  constructor(private readonly db: Db, private readonly store: BlobStore, private readonly log: FastifyBaseLogger) {}
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    // From the bundle the worker is dist/mesh-worker.js beside this chunk; from source (tests, dev)
+    // the worker registers tsx first, then loads the TypeScript module.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const worker = fromSource
+      ? new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./mesh-worker.ts', import.meta.url).href)}); })`,
+          { eval: true },
+        )
+      : new Worker(new URL('./mesh-worker.js', import.meta.url));
+    worker.on('message', (r: Reply) => {
+      this.waiting.get(r.id)?.(r);
+      this.waiting.delete(r.id);
+    });
+    worker.on('error', (err) => this.log.error({ err }, 'mesh worker failed'));
+    worker.on('exit', () => {
+      for (const done of this.waiting.values()) done({ id: -1, ok: false, invalid: false, error: 'mesh worker exited' });
+      this.waiting.clear();
+      this.worker = undefined;
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private compact(bytes: Uint8Array, format: string): Promise<Reply> {
+    const id = ++this.seq;
+    const worker = this.ensureWorker();
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      worker.postMessage({ id, bytes, format }, [bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  async prepare(fileId: number) {
+    const [file] = await this.db.query<{ id: number; code: string; format: string; size: string; storage_key: string }>(
+      'SELECT id, code, format, size, storage_key FROM files WHERE id = $1',
+      [fileId],
+    );
+    if (!file) return;
+    if (Number(file.size) > MAX_PREPARE_BYTES) {
+      await filesRepository.setViewer(this.db, fileId, 'failed');
+      return;
+    }
+    const buffer = await readAll(await this.store.read(file.storage_key));
+    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).slice();
+    const reply = await this.compact(bytes, file.format);
+    if (!reply.ok) {
+      // A model that cannot be parsed will not parse on a retry either.
+      if (reply.invalid) {
+        await filesRepository.setViewer(this.db, fileId, 'failed');
+        return;
+      }
+      throw new Error(reply.error);
+    }
+    const key = `viewer/${file.code}.mesh`;
+    const size = await this.store.write(key, Readable.from([Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength)]));
+    await filesRepository.setViewer(this.db, fileId, 'ready', key, size);
+  }
+
+  async stop() {
+    await this.worker?.terminate();
+  }
+}
