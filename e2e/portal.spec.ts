@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { api, apiLogin, launch, mailedLink, newPage, PASSWORD } from './support.js';
+import { api, apiLogin, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,14 +13,6 @@ afterAll(async () => {
 });
 
 const stamp = Date.now().toString(36);
-
-async function signIn(page: Page, account: string, password = PASSWORD, stay = false) {
-  await page.goto('/login');
-  await page.getByTestId('login-account').fill(account);
-  await page.getByTestId('login-password').fill(password);
-  if (stay) await page.getByTestId('login-save').click();
-  await page.getByTestId('login-submit').click();
-}
 
 async function register(page: Page, way: 'clinic' | 'lab', f: { org: string; account: string; email: string }) {
   await page.goto('/register');

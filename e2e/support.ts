@@ -48,3 +48,11 @@ export async function mailedLink(email: string, pathPart: string): Promise<strin
   }
   throw new Error(`no ${pathPart} link mailed to ${email}`);
 }
+
+export async function signIn(page: Page, account: string, password = PASSWORD, stay = false) {
+  await page.goto('/login');
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  if (stay) await page.getByTestId('login-save').click();
+  await page.getByTestId('login-submit').click();
+}

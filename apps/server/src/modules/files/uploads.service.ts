@@ -42,6 +42,9 @@ export class UploadsService {
       datastore: store.uploads,
       // The size limit is checked in onUploadCreate, so the refusal carries the catalogue's message.
       respectForwardedHeaders: config.trustProxy,
+      relativeLocation: true,
+      // Same-origin only, like the rest of the API.
+      allowedOrigins: [new URL(config.publicUrl).origin],
       namingFunction: () => newCode('up') + newCode(''),
       onIncomingRequest: (req, uploadId) => this.authorize(req, uploadId),
       onUploadCreate: (req, upload) => this.create(req, upload),

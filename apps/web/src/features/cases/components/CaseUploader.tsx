@@ -65,9 +65,9 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
         chunkSize: CHUNK_SIZE,
         retryDelays: RETRY_DELAYS,
         metadata,
-        headers: { authorization: `Bearer ${tokens.access()}` },
         removeFingerprintOnSuccess: true,
-        // The access token may have been renewed since the upload started.
+        // Set on every request (not in `headers`, which would send it twice): the access token may
+        // have been renewed since the upload started.
         onBeforeRequest: (req) => {
           req.setHeader('authorization', `Bearer ${tokens.access()}`);
         },

@@ -1,0 +1,153 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import type { Browser, Page } from 'playwright-core';
+import { generateArch, toBinaryStl, toPly } from '@portal/mesh';
+import { runScanner } from '../apps/server/src/scanner/cli.js';
+import { baseUrl, launch, newPage, signIn } from './support.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const stamp = Date.now().toString(36);
+const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-scans-'));
+
+function zipNames(buf: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const names: string[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        names.push(e.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
+}
+
+/** How many pixels of the 3D canvas differ from its background: a blank canvas has none. */
+async function paintedPixels(page: Page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement | null;
+    if (!canvas || !canvas.width) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    const [r0, g0, b0] = [data[0], data[1], data[2]];
+    let painted = 0;
+    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
+    return painted;
+  });
+}
+
+async function createCase(page: Page, name: string, patient: string) {
+  await page.goto('/case-management');
+  await page.getByTestId('case-new').click();
+  await page.getByTestId('case-form-name').fill(name);
+  await page.getByTestId('case-form-patientName').fill(patient);
+  await page.getByTestId('case-form-submit').click();
+  await page.getByTestId('case-detail').waitFor();
+  return new URL(page.url()).pathname.split('/').pop()!;
+}
+
+describe('cases from scanner to screen', () => {
+  it('a clinic uploads a scan in the portal with a progress bar, and the 3D model renders', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    const caseCode = await createCase(page, `Portal upload ${stamp}`, 'Nora Berg');
+    const stl = Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 60_000, seed: 5 })));
+    await page.getByTestId('case-upload-input').setInputFiles({ name: 'upper.stl', mimeType: 'application/octet-stream', buffer: stl });
+    await page.getByTestId('upload-progress-upper.stl').waitFor();
+    const fileItem = page.locator('[data-testid^="file-item-"]').first();
+    await fileItem.waitFor({ timeout: 60_000 });
+    expect(caseCode).toMatch(/^c[0-9a-f]{8}$/);
+    await page.getByTestId('file-view-models').click();
+    await page.getByTestId('viewer-canvas').waitFor();
+    await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 500 }).toBeGreaterThan(500);
+    await page.screenshot({ path: join(dir, 'viewer.png') });
+    await context.close();
+  });
+
+  it('the scanner command uploads another case that opens in the portal', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.goto('/own-space?tab=scanners');
+    await page.getByTestId('device-activate-serial').fill('SN-DEMO-0002');
+    await page.getByTestId('device-activate-code').fill('demo-activation-0002');
+    await page.getByTestId('device-activate-submit').click();
+    await page.getByTestId('device-row-SN-DEMO-0002').waitFor();
+
+    const upper = join(dir, 'upper.ply');
+    const lower = join(dir, 'lower.stl');
+    writeFileSync(upper, toPly(generateArch({ jaw: 'upper', triangles: 40_000, seed: 8 }), { binary: true }));
+    writeFileSync(lower, toBinaryStl(generateArch({ jaw: 'lower', triangles: 40_000, seed: 9 })));
+    const state = join(dir, 'scanner.json');
+    const lines: string[] = [];
+    await runScanner(['activate', '--url', baseUrl(), '--state', state, '--serial', 'SN-DEMO-0002', '--code', 'demo-activation-0002'], (l) => lines.push(l));
+    const caseCode = (await runScanner(['upload', '--state', state, '--patient', `Scanner Patient ${stamp}`, '--name', `Scanner case ${stamp}`, upper, lower], (l) => lines.push(l))) as string;
+    expect(lines.some((l) => l.includes('100%'))).toBe(true);
+
+    await page.goto(`/case-management/detail/${caseCode}`);
+    await page.getByTestId('case-detail').waitFor();
+    expect(await page.locator('[data-testid^="file-item-"]').count()).toBe(2);
+    await page.getByTestId('file-view-models').click();
+    await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 500 }).toBeGreaterThan(500);
+    await context.close();
+  });
+
+  it('exports two cases into a zip whose entries match, deletes a case and restores it from the recycle bin', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    const a = await createCase(page, `Export A ${stamp}`, 'Otto Export');
+    await page.getByTestId('case-upload-input').setInputFiles({ name: 'a.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 5000, seed: 1 }))) });
+    await page.locator('[data-testid^="file-item-"]').first().waitFor({ timeout: 60_000 });
+    const b = await createCase(page, `Export B ${stamp}`, 'Otto Export');
+    await page.getByTestId('case-upload-input').setInputFiles({ name: 'b.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'lower', triangles: 5000, seed: 2 }))) });
+    await page.locator('[data-testid^="file-item-"]').first().waitFor({ timeout: 60_000 });
+
+    await page.goto('/case-management');
+    await page.getByTestId('case-search').fill('Otto Export');
+    for (const code of [a, b]) await page.getByTestId(`case-row-${code}`).locator('input[type="checkbox"]').check();
+    await page.getByTestId('case-batch-export').click();
+    await page.getByTestId('export-dialog').waitFor();
+    await page.getByTestId('export-start').click();
+    const link = page.getByTestId('export-download');
+    await link.waitFor({ timeout: 60_000 });
+    const href = await link.getAttribute('href');
+    const zip = Buffer.from(await (await fetch(new URL(href!, baseUrl()))).arrayBuffer());
+    const names = await zipNames(zip);
+    expect(names.filter((n) => n.endsWith('.stl')).sort()).toEqual([`Otto Export - Export A ${stamp}/a.stl`, `Otto Export - Export B ${stamp}/b.stl`]);
+    expect(names.filter((n) => n.endsWith('case.txt'))).toHaveLength(2);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/case-management');
+    await page.getByTestId('case-search').fill('Otto Export');
+    await page.getByTestId(`case-row-${a}`).locator('input[type="checkbox"]').check();
+    await page.getByTestId('case-batch-delete').click();
+    await page.getByTestId('case-delete-confirm').click();
+    await page.getByTestId(`case-row-${a}`).waitFor({ state: 'detached' });
+    await page.goto('/recycle-bin');
+    const row = page.getByTestId(`recycle-row-${a}`);
+    await row.waitFor();
+    await row.getByTestId('recycle-restore').click();
+    await row.waitFor({ state: 'detached' });
+    await page.goto(`/case-management/detail/${a}`);
+    await page.getByTestId('case-detail').waitFor();
+    await context.close();
+  });
+});
