@@ -120,7 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
         return { organizationId: device.organizationId, userId: null, deviceId: device.deviceId };
       }
       const { auth } = await authenticateToken({ db, tokens, sessions }, token);
-      if (auth.forceChangePassword || !(await roleHasPermission(db, auth.roleId, 'case:edit'))) fail('NO_PERMISSION');
+      if (auth.forceChangePassword || !(await roleHasPermission({ db, sessions }, auth.roleId, 'case:edit'))) fail('NO_PERMISSION');
       return { organizationId: auth.organizationId, userId: auth.userId, deviceId: null };
     },
     (fileId) => jobs.enqueue('prepareModel', { fileId }),

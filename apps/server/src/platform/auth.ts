@@ -119,19 +119,17 @@ export async function authenticateToken(deps: AuthDeps, token: string | undefine
 }
 
 /** Whether a role holds a permission code (or the wildcard) through its menu entries. */
-export async function roleHasPermission(db: Db, roleId: number, permission: string): Promise<boolean> {
-  const [hit] = await db.query(
-    `SELECT 1 FROM role_menus rm JOIN menus m ON m.id = rm.menu_id
-      WHERE rm.role_id = $1 AND ($2 = ANY (m.api_permissions) OR '*:*:*' = ANY (m.api_permissions)) LIMIT 1`,
-    [roleId, permission],
-  );
-  return Boolean(hit);
+export async function roleHasPermission(deps: Pick<AuthDeps, 'db' | 'sessions'>, roleId: number, permission: string): Promise<boolean> {
+  const granted = await deps.sessions.permissions(roleId, async () => {
+    const rows = await deps.db.query<{ p: string }>(
+      `SELECT DISTINCT unnest(m.api_permissions) AS p FROM role_menus rm JOIN menus m ON m.id = rm.menu_id WHERE rm.role_id = $1`,
+      [roleId],
+    );
+    return rows.map((r) => r.p);
+  });
+  return granted.has('*:*:*') || granted.has(permission);
 }
 
-/**
- * Authentication for a whole route subtree: the token, then the live session with its user and
- * organization (held in memory between change notifications), so revocation and disabling apply at once.
- */
 export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { auth, issuedAt } = await authenticateToken(deps, readAccessToken(request));
@@ -146,7 +144,7 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
   scope.addHook('preHandler', async (request: FastifyRequest) => {
     const cfg = request.routeOptions.config;
     if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange) fail('NO_PERMISSION', {}, { forceChangePassword: true });
-    if (cfg.permission && !(await roleHasPermission(deps.db, request.auth.roleId, cfg.permission))) fail('NO_PERMISSION');
+    if (cfg.permission && !(await roleHasPermission(deps, request.auth.roleId, cfg.permission))) fail('NO_PERMISSION');
     if (cfg.sensitive) {
       const until = request.auth.identityVerifiedUntil;
       if (!until || until < new Date()) fail('REAUTH_REQUIRED');

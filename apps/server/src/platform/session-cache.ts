@@ -2,15 +2,16 @@ import type { Db } from './db.js';
 import type { UserSessionRow } from '../modules/users/users.repository.js';
 
 /**
- * Signed-in sessions held in memory, so an authenticated request needs no database round trip.
+ * Signed-in sessions (and role permissions) held in memory, so an authenticated request needs no database round trip.
  * Any change to sessions, users, organizations or roles — by this process or another, through the
  * application or plain SQL — fires the `auth_changed` notification (migration 0002) and every
  * process forgets everything it holds. Entries also age out, as a safety net.
  */
-const AUTH_WRITE = /^\s*(UPDATE|DELETE\s+FROM)\s+(sessions|users|organizations|roles)\b/i;
+const AUTH_WRITE = /^\s*(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(sessions|users|organizations|roles|role_menus|menus)\b/i;
 
 export class SessionCache {
   private readonly entries = new Map<string, { row: UserSessionRow; until: number }>();
+  private readonly rolePermissions = new Map<number, Set<string>>();
   private unlisten?: () => Promise<void>;
   /** Bumped on every invalidation, so a lookup that raced with a change is not stored. */
   private generation = 0;
@@ -67,9 +68,20 @@ export class SessionCache {
     };
   }
 
+  /** A role's permission codes, held like the sessions: forgotten on every change notification. */
+  async permissions(roleId: number, load: () => Promise<string[]>): Promise<Set<string>> {
+    const hit = this.rolePermissions.get(roleId);
+    if (hit && this.opts.ttlMs > 0) return hit;
+    const generation = this.generation;
+    const set = new Set(await load());
+    if (generation === this.generation && this.opts.ttlMs > 0) this.rolePermissions.set(roleId, set);
+    return set;
+  }
+
   clear() {
     this.generation += 1;
     this.entries.clear();
+    this.rolePermissions.clear();
   }
 
   async stop() {

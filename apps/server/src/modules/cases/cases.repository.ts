@@ -23,7 +23,8 @@ export interface CaseRow {
 }
 
 const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
-  scanDate: 'c.scan_date',
+  // Cases not scanned sort by when they were made; the list index is on this expression.
+  scanDate: 'COALESCE(c.scan_date, c.created_at)',
   createdAt: 'c.created_at',
   patientName: 'lower(c.patient_name)',
   name: 'lower(c.name)',
@@ -51,15 +52,26 @@ export const casesRepository = {
     if (q.treatment) add('? = ANY (c.treatments)', q.treatment);
     if (q.dentistId) add('c.dentist_id = ?', q.dentistId);
     if (q.keyword) {
-      params.push(`${q.keyword.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-      where.push(`(lower(c.patient_name) LIKE $${params.length} OR lower(c.patient_id) LIKE $${params.length})`);
+      // A prefix as a byte-order range: [keyword, keyword + the highest code point).
+      const from = q.keyword.toLowerCase();
+      params.push(from, `${from}\u{10FFFF}`);
+      const [a, b] = [params.length - 1, params.length];
+      where.push(
+        `((lower(c.patient_name) COLLATE "C" >= $${a} AND lower(c.patient_name) COLLATE "C" < $${b}) OR (lower(c.patient_id) COLLATE "C" >= $${a} AND lower(c.patient_id) COLLATE "C" < $${b}))`,
+      );
     }
-    const order = q.deleted ? 'c.deleted_at DESC' : `${SORT_COLUMNS[q.sortField]} ${q.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`;
+    const order = q.deleted ? 'c.deleted_at DESC' : `${SORT_COLUMNS[q.sortField]} ${q.sortOrder === 'asc' ? 'ASC' : 'DESC'}`;
     const whereSql = where.join(' AND ');
-    const [{ total }] = (await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params)) as [{ total: number }];
-    params.push(q.pageSize, (q.pageNum - 1) * q.pageSize);
-    const rows = await db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${order}, c.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
-    return { total, rows };
+    const pageParams = [...params, q.pageSize, (q.pageNum - 1) * q.pageSize];
+    // The page and the total are independent: asked for together.
+    const [[counted], rows] = await Promise.all([
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params),
+      db.query<CaseRow>(
+        `${SELECT} WHERE ${whereSql} ORDER BY ${order}, c.id ${q.sortOrder === 'asc' && !q.deleted ? 'ASC' : 'DESC'} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
+        pageParams,
+      ),
+    ]);
+    return { total: counted!.total, rows };
   },
 
   async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {
