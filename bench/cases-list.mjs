@@ -52,7 +52,7 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   await db.query(`
     INSERT INTO cases (code, organization_id, name, patient_name, patient_id, birth_date, scan_date, treatments, status)
     SELECT 'b' || g, CASE WHEN g % ${ORGS} = 0 THEN ${clinic} ELSE (SELECT id FROM organizations WHERE code = 'bench' || (g % ${ORGS})) END,
-           'Case ' || g, (ARRAY['Anna','Ben','Clara','David','Eva','Felix','Greta','Hugo','Ida','Jonas'])[1 + (g / ) % 10] || ' ' || (ARRAY['Keller','Lang','Maier','Novak','Olsen','Petit','Quinn','Roth','Schulz','Vogt'])[1 + (g / 10) % 10] || ' ' || g,
+           'Case ' || g, (ARRAY['Anna','Ben','Clara','David','Eva','Felix','Greta','Hugo','Ida','Jonas'])[1 + (g / ${ORGS}) % 10] || ' ' || (ARRAY['Keller','Lang','Maier','Novak','Olsen','Petit','Quinn','Roth','Schulz','Vogt'])[1 + (g / 10) % 10] || ' ' || g,
            'P-' || g, date '1950-01-01' + (g % 20000), now() - ((g % 365) || ' days')::interval - ((g % 1440) || ' minutes')::interval,
            ARRAY[(ARRAY['Crown','Veneer','Inlay','Pontic'])[1 + g % 4]], 'uploaded'
       FROM generate_series(1, ${CASES}) g`);

@@ -180,10 +180,18 @@ export function parsePly(input: ArrayBuffer | ArrayBufferView): MeshData {
           const [ix, iy, iz] = xyz as [number, number, number];
           const tx = el.props[ix]!.type, ty = el.props[iy]!.type, tz = el.props[iz]!.type;
           const ox = offs[ix]!, oy = offs[iy]!, oz = offs[iz]!;
-          for (let r = 0; r < el.count; r++, p += stride) {
-            positions[r * 3] = read(dv, p + ox, tx, le);
-            positions[r * 3 + 1] = read(dv, p + oy, ty, le);
-            positions[r * 3 + 2] = read(dv, p + oz, tz, le);
+          if (le && tx === 'f32' && ty === 'f32' && tz === 'f32') {
+            for (let r = 0; r < el.count; r++, p += stride) {
+              positions[r * 3] = dv.getFloat32(p + ox, true);
+              positions[r * 3 + 1] = dv.getFloat32(p + oy, true);
+              positions[r * 3 + 2] = dv.getFloat32(p + oz, true);
+            }
+          } else {
+            for (let r = 0; r < el.count; r++, p += stride) {
+              positions[r * 3] = read(dv, p + ox, tx, le);
+              positions[r * 3 + 1] = read(dv, p + oy, ty, le);
+              positions[r * 3 + 2] = read(dv, p + oz, tz, le);
+            }
           }
           if (colors) {
             const base = p - stride * el.count;
@@ -191,7 +199,8 @@ export function parsePly(input: ArrayBuffer | ArrayBufferView): MeshData {
               const ci = colorIdx[c]!;
               const t = el.props[ci]!.type;
               const o = offs[ci]!;
-              for (let r = 0; r < el.count; r++) colors[r * 3 + c] = toColorByte(read(dv, base + r * stride + o, t, le), t);
+              if (t === 'u8') for (let r = 0; r < el.count; r++) colors[r * 3 + c] = bytes[base + r * stride + o]!;
+              else for (let r = 0; r < el.count; r++) colors[r * 3 + c] = toColorByte(read(dv, base + r * stride + o, t, le), t);
             }
           }
         } else p += stride * el.count;
@@ -199,6 +208,41 @@ export function parsePly(input: ArrayBuffer | ArrayBufferView): MeshData {
       }
       // Elements with list properties: walk once to count triangles and check bounds, then fill.
       const faceProp = el.name === 'face' ? el.props.findIndex((q) => !!q.countType && FACE_LISTS.has(q.name)) : -1;
+      const only = el.props.length === 1 ? el.props[0]! : null;
+      if (faceProp === 0 && only && only.countType === 'u8' && (only.type === 'i32' || only.type === 'u32') && le) {
+        // Fast path for the usual layout: `property list uchar int vertex_indices`, little-endian.
+        const start0 = p;
+        let tc = 0;
+        for (let r = 0; r < el.count; r++) {
+          if (p >= end) fail(`truncated in ${el.name} ${r}`);
+          const n = bytes[p]!;
+          p += 1 + 4 * n;
+          if (n >= 3) tc += n - 2;
+        }
+        if (p > end) fail(`truncated in ${el.name}`);
+        indices = new Uint32Array(tc * 3);
+        let o = 0;
+        let q0 = start0;
+        for (let r = 0; r < el.count; r++) {
+          const n = bytes[q0]!;
+          q0 += 1;
+          if (n >= 3) {
+            const a = dv.getInt32(q0, true);
+            let prev = dv.getInt32(q0 + 4, true);
+            if (a < 0 || a >= vcount || prev < 0 || prev >= vcount) fail('face index out of range');
+            for (let k = 2; k < n; k++) {
+              const c = dv.getInt32(q0 + 4 * k, true);
+              if (c < 0 || c >= vcount) fail('face index out of range');
+              indices[o++] = a;
+              indices[o++] = prev;
+              indices[o++] = c;
+              prev = c;
+            }
+          }
+          q0 += 4 * n;
+        }
+        continue;
+      }
       const start = p;
       let triCount = 0;
       for (let r = 0; r < el.count; r++) {

@@ -56,10 +56,17 @@ async function download(url: string, init: SerializableInit, signal: AbortSignal
   return n === buf.length ? buf : buf.slice(0, n);
 }
 
+/** sRGB bytes (RGB) → linear RGBA16 (4 components: a native vertex format everywhere, unlike 3×16 bit). */
 function toLinearColors(c: Uint8Array | null): Uint16Array | null {
   if (!c) return null;
-  const out = new Uint16Array(c.length);
-  for (let i = 0; i < c.length; i++) out[i] = SRGB_TO_LINEAR16[c[i]!]!;
+  const n = c.length / 3;
+  const out = new Uint16Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    out[v * 4] = SRGB_TO_LINEAR16[c[v * 3]!]!;
+    out[v * 4 + 1] = SRGB_TO_LINEAR16[c[v * 3 + 1]!]!;
+    out[v * 4 + 2] = SRGB_TO_LINEAR16[c[v * 3 + 2]!]!;
+    out[v * 4 + 3] = 65535;
+  }
   return out;
 }
 

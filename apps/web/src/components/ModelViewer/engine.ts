@@ -12,12 +12,21 @@ import type { LoadedMesh, ViewerJaw } from './types';
 const NEUTRAL = 0xe6dfd2; // stone/ivory for scans without colours
 const BITE = 0x8fb6d9;
 
+/** Records a duration in the Performance timeline (visible in DevTools and to tests); never throws. */
+function measure(name: string, start: number): void {
+  try {
+    performance.measure(name, { start, end: performance.now() });
+  } catch {
+    // older browsers: ignore
+  }
+}
+
 export class ViewerEngine {
   readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(35, 1, 0.1, 5000);
   private readonly controls: OrbitControls;
-  private readonly meshes = new Map<string, { mesh: Mesh; bounds: LoadedMesh['bounds'] }>();
+  private readonly meshes = new Map<string, { mesh: Mesh; bounds: LoadedMesh['bounds']; wantVisible: boolean; ready: boolean }>();
   private readonly resizeObserver: ResizeObserver;
   private frame = 0;
   private userMoved = false;
@@ -53,7 +62,10 @@ export class ViewerEngine {
     if (this.frame || this.disposed) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      if (!this.disposed) this.renderer.render(this.scene, this.camera);
+      if (this.disposed) return;
+      const t0 = performance.now();
+      this.renderer.render(this.scene, this.camera);
+      measure('viewer:render', t0);
     });
   };
 
@@ -69,11 +81,12 @@ export class ViewerEngine {
 
   /** Builds a mesh from transferred arrays (no per-vertex work on the main thread). */
   addMesh(id: string, data: LoadedMesh, jaw?: ViewerJaw, visible = true): void {
+    const t0 = performance.now();
     this.removeMesh(id);
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(data.positions, 3));
     g.setAttribute('normal', new BufferAttribute(data.normals, 3));
-    if (data.colors) g.setAttribute('color', new BufferAttribute(data.colors, 3, true));
+    if (data.colors) g.setAttribute('color', new BufferAttribute(data.colors, 4, true));
     g.setIndex(new BufferAttribute(data.indices, 1));
     const min = new Vector3(...data.bounds.min), max = new Vector3(...data.bounds.max);
     g.boundingBox = new Box3(min, max);
@@ -86,12 +99,22 @@ export class ViewerEngine {
       side: DoubleSide, // scans are open surfaces
     });
     const mesh = new Mesh(g, m);
-    mesh.visible = visible;
     mesh.name = id;
+    const entry = { mesh, bounds: data.bounds, wantVisible: visible, ready: false };
+    this.meshes.set(id, entry);
     this.scene.add(mesh);
-    this.meshes.set(id, { mesh, bounds: data.bounds });
     if (!this.userMoved) this.fit();
-    this.requestRender();
+    // Compile the shader program without blocking (KHR_parallel_shader_compile where available); the mesh is shown
+    // once its program is ready, so no frame waits on a synchronous compile/link.
+    const show = () => {
+      if (this.disposed || this.meshes.get(id) !== entry) return;
+      entry.ready = true;
+      mesh.visible = entry.wantVisible;
+      this.requestRender();
+    };
+    this.renderer.compileAsync(mesh, this.camera, this.scene).then(show, show);
+    mesh.visible = false;
+    measure('viewer:addMesh', t0);
   }
 
   removeMesh(id: string): void {
@@ -111,7 +134,9 @@ export class ViewerEngine {
 
   setVisible(id: string, visible: boolean): void {
     const e = this.meshes.get(id);
-    if (e && e.mesh.visible !== visible) {
+    if (!e) return;
+    e.wantVisible = visible;
+    if (e.ready && e.mesh.visible !== visible) {
       e.mesh.visible = visible;
       this.requestRender();
     }
@@ -119,7 +144,7 @@ export class ViewerEngine {
 
   /** Frames the visible meshes (all meshes when none is visible), keeping the current viewing direction after the first fit. */
   fit(keepDirection = this.userMoved): void {
-    const visible = [...this.meshes.values()].filter((e) => e.mesh.visible);
+    const visible = [...this.meshes.values()].filter((e) => e.wantVisible);
     const box = unionBounds((visible.length ? visible : [...this.meshes.values()]).map((e) => e.bounds));
     if (!box) return;
     let dir: Vec3 = DEFAULT_VIEW_DIRECTION;

@@ -49,7 +49,7 @@ export interface LoadedMesh {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
-  /** Linear-light RGB per vertex, normalised uint16 (converted from sRGB in the worker), or null. */
+  /** Linear-light RGBA per vertex (alpha 1), normalised uint16, converted from sRGB in the worker; or null. */
   colors: Uint16Array | null;
   bounds: Box3Like;
   triangles: number;
