@@ -74,10 +74,10 @@ describe('cases from scanner to screen', () => {
     const fileItem = page.locator('[data-testid^="file-item-"]').first();
     await fileItem.waitFor({ timeout: 60_000 });
     expect(caseCode).toMatch(/^c[0-9a-f]{8}$/);
-    await page.getByTestId('file-view-models').click();
+    const fileCode = (await fileItem.getAttribute('data-testid'))!.replace('file-item-', '');
+    await page.getByTestId(`file-open-${fileCode}`).click();
     await page.getByTestId('viewer-canvas').waitFor();
     await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 500 }).toBeGreaterThan(500);
-    await page.screenshot({ path: join(dir, 'viewer.png') });
     await context.close();
   });
 
@@ -105,6 +105,7 @@ describe('cases from scanner to screen', () => {
     await page.getByTestId('case-detail').waitFor();
     expect(await page.locator('[data-testid^="file-item-"]').count()).toBe(2);
     await page.getByTestId('file-view-models').click();
+    await page.getByTestId('viewer-canvas').waitFor();
     await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 500 }).toBeGreaterThan(500);
     await context.close();
   });

@@ -159,7 +159,8 @@ const documentHeaders = helmet({
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // The 3D viewer decodes meshes with WebAssembly.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       // Ant Design injects its component styles at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
