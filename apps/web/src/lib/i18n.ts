@@ -108,7 +108,9 @@ function init(lang: Language) {
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
       returnNull: false,
-    });
+      // No promotional notice in the browser console.
+      showSupportNotice: false,
+    } as Parameters<typeof i18next.init>[0]);
   return initialized;
 }
 
