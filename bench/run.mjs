@@ -9,6 +9,9 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { casesListBench } from './cases-list.mjs';
+import { exportBench } from './export.mjs';
+import { uploadBench } from './upload.mjs';
+import { viewerBench } from './viewer.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -166,12 +169,15 @@ async function bundle() {
 
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
-  // BENCH_ONLY=bundle, startup, throughput or cases runs one part.
+  // BENCH_ONLY=bundle, startup, throughput, cases, viewer, upload or export runs one part.
   const only = process.env.BENCH_ONLY;
   if (!only || only === 'bundle') await bundle();
   if (!only || only === 'startup') await startup();
   if (!only || only === 'throughput') await throughput();
   if (!only || only === 'cases') rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (!only || only === 'viewer') rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
+  if (!only || only === 'upload') rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
+  if (!only || only === 'export') rows.push(...(await exportBench({ start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

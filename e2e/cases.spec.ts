@@ -152,3 +152,36 @@ describe('cases from scanner to screen', () => {
     await context.close();
   });
 });
+
+describe('the 3D viewer', () => {
+  it('releases what it holds: opening and closing a case 20 times does not grow memory', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    const caseCode = await createCase(page, `Memory ${stamp}`, 'Mia Kern');
+    await page.getByTestId('case-upload-input').setInputFiles([
+      { name: 'upper.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 30_000, seed: 4 }))) },
+      { name: 'lower.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(toPly(generateArch({ jaw: 'lower', triangles: 30_000, seed: 6 }), { binary: true })) },
+    ]);
+    await expect.poll(() => page.locator('[data-testid^="file-item-"]').count(), { timeout: 60_000 }).toBe(2);
+    const cdp = await context.newCDPSession(page);
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    };
+    // Within one page: a reload would reset the heap and hide a leak.
+    await page.goto(`/case-management/detail/${caseCode}`);
+    const cycle = async () => {
+      await page.getByTestId('file-view-models').click();
+      await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 200 }).toBeGreaterThan(500);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('viewer-canvas').waitFor({ state: 'detached' });
+    };
+    await cycle();
+    const before = await heap();
+    for (let i = 0; i < 20; i++) await cycle();
+    const after = await heap();
+    expect(after - before).toBeLessThan(10 * 1024 * 1024);
+    await context.close();
+  });
+});
