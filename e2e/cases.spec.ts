@@ -153,6 +153,23 @@ describe('cases from scanner to screen', () => {
   });
 });
 
+describe('voice memos', () => {
+  it('are recorded in the browser and kept with the case', async () => {
+    const { page, context } = await newPage(browser);
+    await context.grantPermissions(['microphone']);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await createCase(page, `Voice ${stamp}`, 'Paul Weber');
+    await page.getByTestId('voice-record').click();
+    await page.getByTestId('voice-stop').waitFor();
+    await page.waitForTimeout(1500);
+    await page.getByTestId('voice-stop').click();
+    await page.locator('[data-testid^="upload-progress-voice-memo-"]').waitFor();
+    await page.locator('[data-testid="file-group-audio"] [data-testid^="file-item-"]').waitFor({ timeout: 30_000 });
+    await context.close();
+  });
+});
+
 describe('the 3D viewer', () => {
   it('releases what it holds: opening and closing a case 20 times does not grow memory', async () => {
     const { page, context } = await newPage(browser);

@@ -11,6 +11,8 @@ export async function launch(): Promise<Browser> {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--no-first-run',
+      // A synthetic microphone, for the voice memo.
+      '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream',
     ],
   });
 }

@@ -86,14 +86,15 @@ export type Treatment = (typeof TREATMENTS)[number];
 /** File kinds by format (§3). a3d is stored and downloadable but not shown. */
 export const MODEL_FORMATS = ['stl', 'ply', 'obj', 'a3d'] as const;
 export const IMAGE_FORMATS = ['jpg', 'jpeg', 'png', 'gif', 'svg'] as const;
-export const FILE_FORMATS = [...MODEL_FORMATS, ...IMAGE_FORMATS, 'mp4', 'mp3', 'pdf'] as const;
+/** webm carries the voice memos browsers record (MediaRecorder cannot write mp3). */
+export const FILE_FORMATS = [...MODEL_FORMATS, ...IMAGE_FORMATS, 'mp4', 'mp3', 'webm', 'pdf'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 export const FILE_KINDS = ['model', 'image', 'video', 'audio', 'document'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 export function kindOfFormat(format: FileFormat): FileKind {
   if ((MODEL_FORMATS as readonly string[]).includes(format)) return 'model';
   if ((IMAGE_FORMATS as readonly string[]).includes(format)) return 'image';
-  return format === 'mp4' ? 'video' : format === 'mp3' ? 'audio' : 'document';
+  return format === 'mp4' ? 'video' : format === 'mp3' || format === 'webm' ? 'audio' : 'document';
 }
 /** Which jaw a model shows, when known. */
 export const JAWS = ['upper', 'lower', 'bite'] as const;

@@ -34,6 +34,12 @@ describe('content check', () => {
     expect(await contentMatches('obj', enc('hello world'), 11)).toBe(false);
     expect(await contentMatches('png', new Uint8Array(0), 0)).toBe(false);
   });
+  it('accepts recorded WebM voice memos by their bytes', async () => {
+    // EBML header with the 'webm' doc type, as MediaRecorder writes it.
+    const webm = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]);
+    expect(await contentMatches('webm', webm, webm.length)).toBe(true);
+    expect(await contentMatches('webm', PNG, PNG.length)).toBe(false);
+  });
   it('cleans names: no paths, no control characters, sane lengths', () => {
     expect(cleanFileName('../../etc/passwd')).toBe('passwd');
     expect(cleanFileName('C:\\scans\\upper.stl')).toBe('upper.stl');

@@ -38,7 +38,7 @@ export async function contentMatches(format: FileFormat, head: Uint8Array, size:
     default: {
       const detected = await fileTypeFromBuffer(head);
       if (!detected) return false;
-      const expected: Record<string, string[]> = { jpg: ['jpg'], jpeg: ['jpg'], png: ['png'], gif: ['gif'], mp4: ['mp4', 'm4v', 'mov'], mp3: ['mp3'], pdf: ['pdf'] };
+      const expected: Record<string, string[]> = { jpg: ['jpg'], jpeg: ['jpg'], png: ['png'], gif: ['gif'], mp4: ['mp4', 'm4v', 'mov'], mp3: ['mp3'], webm: ['webm'], pdf: ['pdf'] };
       return (expected[format] ?? []).includes(detected.ext);
     }
   }

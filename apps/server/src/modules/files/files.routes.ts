@@ -9,9 +9,9 @@ import { TUS_PATH, type UploadsService } from './uploads.service.js';
 const LinkQuery = z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100), download: z.enum(['0', '1']).optional() });
 const LinkParams = z.object({ fileCode: z.string().min(1).max(64) });
 
-const INLINE = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'pdf']);
+const INLINE = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
 const MIME: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', mp3: 'audio/mpeg', pdf: 'application/pdf',
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', mp3: 'audio/mpeg', webm: 'audio/webm', pdf: 'application/pdf',
 };
 
 function parseRange(header: string | undefined, size: number) {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { API_BASE, JAWS, formatSize } from '@portal/contracts';
 import { tokens } from '../../../lib/tokens';
+import { VoiceMemoRecorder } from './VoiceMemoRecorder';
 import { ACCEPT_ATTR, formatOfName, isFinalUploadStatus, isModelName, uploadFailure, type UploadFailure } from '../lib/upload';
 
 export const TUS_ENDPOINT = `${API_BASE}/files/tus`;
@@ -153,6 +154,7 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
           <Typography.Text type="secondary">{t('upload.hint', { formats: ACCEPT_ATTR.replace(/\./g, '').replace(/,/g, ', ') })}</Typography.Text>
         </div>
       </div>
+      <VoiceMemoRecorder onRecorded={(file) => start([file])} />
       {items.map((i) => (
         <div key={i.id} data-testid={`upload-progress-${i.name}`} data-tag={i.tag} style={{ marginTop: 12 }}>
           <Space wrap>
