@@ -37,6 +37,7 @@ import { dentistsModule } from './modules/dentists/dentists.routes.js';
 import { filesModule } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
 import { MeshPreparer } from './modules/files/mesh-preparer.js';
+import { UploadGrants } from './modules/files/upload-grants.js';
 import { UploadsService } from './modules/files/uploads.service.js';
 import { exportsModule } from './modules/exports/exports.routes.js';
 import { devicesModule } from './modules/devices/devices.routes.js';
@@ -108,6 +109,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   // Modules.
   const filesService = new FilesService(db, store, config);
   const devices = new DevicesService(db);
+  const uploadGrants = new UploadGrants(config.jwtSecret);
   const meshes = new MeshPreparer(db, store, app.log);
   jobs.handle('prepareModel', (p) => meshes.prepare(Number(p.fileId)));
   app.addHook('onClose', () => meshes.stop());
@@ -115,6 +117,10 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     db, store, config,
     async (authorization, info) => {
       const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : readInfoToken(info);
+      if (token?.startsWith('upl_')) {
+        const grant = uploadGrants.verify(token);
+        return { organizationId: grant.organizationId, userId: grant.userId, deviceId: null, onlyCase: grant.caseCode };
+      }
       if (token?.startsWith('dvc_')) {
         const device = await devices.authenticate(token);
         return { organizationId: device.organizationId, userId: null, deviceId: device.deviceId };
@@ -134,7 +140,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const modules: Module[] = [
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
-    casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads),
+    casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads, uploadGrants),
     exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases),
   ];
   await app.register(async (api) => {

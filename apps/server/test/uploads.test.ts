@@ -158,6 +158,22 @@ describe('uploads', () => {
     expect(storedUploads().length).toBe(storedBefore - 1);
   });
 
+  it('issues temporary upload credentials for one case (oss/ossSts) and a blob token for downloads', async () => {
+    const caseCode = await newCase();
+    const otherCase = await newCase();
+    const sts = await h.call(`oss/ossSts?caseCode=${caseCode}`, { method: 'GET', token });
+    expect(sts.data.endpoint).toBe('http://portal.test/api/v2/files/tus');
+    expect(sts.data.token).toMatch(/^upl_/);
+    await tusUpload(base, sts.data.token, PNG, { caseCode, filename: 'sts.png' });
+    await expect(tusUpload(base, sts.data.token, PNG, { caseCode: otherCase, filename: 'x.png' })).rejects.toSatisfy((e) => tusRefusal(e).code === 404);
+    await expect(tusUpload(base, `${sts.data.token.slice(0, -3)}AAA`, PNG, { caseCode, filename: 'x.png' })).rejects.toSatisfy((e) => tusRefusal(e).status === 401);
+    expect((await h.call(`oss/ossSts?caseCode=${caseCode}`, { method: 'GET', token: other })).code).toBe(404);
+    const file = (await h.call('case/detail', { token, body: { caseCode } })).data.files[0];
+    const blob = await h.call(`oss/blobToken?fileCode=${file.fileCode}`, { method: 'GET', token });
+    expect(blob.data.url).toContain(`/api/v2/file/download/${file.fileCode}?`);
+    expect((await h.call(`oss/blobToken?fileCode=${file.fileCode}`, { method: 'GET', token: other })).code).toBe(404);
+  });
+
   it('reports storage by kind with the largest cases and files', async () => {
     const res = await h.call('storage/usage', { token });
     expect(res.data.quotaBytes).toBe(2 * 1024 * 1024);

@@ -5,6 +5,7 @@ import { ok } from '../../platform/http.js';
 import type { Module } from '../../platform/services.js';
 import type { FilesService } from './files.service.js';
 import { TUS_PATH, type UploadsService } from './uploads.service.js';
+import type { UploadGrants } from './upload-grants.js';
 
 const LinkQuery = z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100), download: z.enum(['0', '1']).optional() });
 const LinkParams = z.object({ fileCode: z.string().min(1).max(64) });
@@ -22,7 +23,7 @@ function parseRange(header: string | undefined, size: number) {
   return start <= end && start < size ? { start, end } : 'invalid';
 }
 
-export function filesModule(files: FilesService, uploads: UploadsService): Module {
+export function filesModule(files: FilesService, uploads: UploadsService, grants: UploadGrants): Module {
   const stream = async (reply: FastifyReply, opened: Awaited<ReturnType<FilesService['openByLink']>>, opts: { rangeHeader?: string; download: boolean; viewer: boolean }) => {
     const { file, key, size } = opened;
     const range = parseRange(opts.rangeHeader, size);
@@ -74,6 +75,25 @@ export function filesModule(files: FilesService, uploads: UploadsService): Modul
         schema: { tags: ['files'], summary: 'Short-lived links to download a file and load its viewer version', body: FileCodeBody, response: { 200: envelope(DownloadGrant) } },
         config: { permission: 'case:view' },
       }, async (request) => ok(request, await files.grant(request.auth.organizationId, request.body.fileCode)));
+
+      app.get('/oss/ossSts', {
+        schema: {
+          tags: ['files'],
+          summary: 'Temporary upload credentials: a token for the tus endpoint, good for one case for 15 minutes',
+          querystring: z.object({ caseCode: z.string().min(1).max(64) }),
+          response: { 200: envelope(z.object({ endpoint: z.string(), token: z.string(), expiresAt: z.string() })) },
+        },
+        config: { permission: 'case:edit' },
+      }, async (request) => {
+        await files.assertCase(request.auth.organizationId, request.query.caseCode);
+        const grant = grants.issue({ organizationId: request.auth.organizationId, userId: request.auth.userId, caseCode: request.query.caseCode }, 15 * 60);
+        return ok(request, { endpoint: `${files.publicUrl}${TUS_PATH}`, ...grant });
+      });
+
+      app.get('/oss/blobToken', {
+        schema: { tags: ['files'], summary: 'The blob store token: short-lived links to one file (same as file/downloadGrant)', querystring: FileCodeBody, response: { 200: envelope(DownloadGrant) } },
+        config: { permission: 'case:view' },
+      }, async (request) => ok(request, await files.grant(request.auth.organizationId, request.query.fileCode)));
 
       app.post('/file/delete', {
         schema: { tags: ['files'], summary: 'Delete a file of a case (frees storage)', body: FileCodeBody, response: { 200: EmptyEnvelope } },

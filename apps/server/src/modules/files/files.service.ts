@@ -32,6 +32,15 @@ export class FilesService {
     this.links = new FileLinks(`files:${config.jwtSecret}`);
   }
 
+  get publicUrl() {
+    return this.config.publicUrl;
+  }
+
+  async assertCase(orgId: number, caseCode: string) {
+    const [row] = await this.db.query('SELECT 1 FROM cases WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL', [orgId, caseCode]);
+    if (!row) fail('NOT_FOUND');
+  }
+
   /** A grant to download the original (pre-signed on S3, signed route otherwise) and to load the viewer version. */
   async grant(orgId: number, fileCode: string) {
     const file = await filesRepository.find(this.db, orgId, fileCode);

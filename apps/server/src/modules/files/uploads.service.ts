@@ -16,6 +16,8 @@ export interface Uploader {
   organizationId: number;
   userId: number | null;
   deviceId: number | null;
+  /** An upload grant is good for one case only. */
+  onlyCase?: string;
 }
 
 export const TUS_PATH = '/api/v2/files/tus';
@@ -106,7 +108,7 @@ export class UploadsService {
         'SELECT id FROM cases WHERE code = $1 AND organization_id = $2 AND deleted_at IS NULL',
         [meta.caseCode ?? '', uploader.organizationId],
       );
-      if (!found) this.refuse('NOT_FOUND', lang);
+      if (!found || (uploader.onlyCase && uploader.onlyCase !== meta.caseCode)) this.refuse('NOT_FOUND', lang);
       await storageRepository.lock(tx, uploader.organizationId);
       const [counts] = await tx.query<{ n: number }>(
         'SELECT (SELECT count(*) FROM files WHERE case_id = $1) + (SELECT count(*) FROM uploads WHERE case_id = $1) AS n',
