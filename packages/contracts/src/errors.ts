@@ -52,6 +52,10 @@ export const ERRORS = {
   UPLOAD_FAILED: { code: 2028, status: 400, key: 'unableToUpload' },
   DEVICE_ACTIVATION_FAILED: { code: 2029, status: 400, key: 'deviceActivationFailed' },
   DEVICE_STATUS_CONFLICT: { code: 2030, status: 409, key: 'deviceStatusConflict' },
+  PARTNER_NO_ACCESS: { code: 2031, status: 403, key: 'partnerNoAccess' },
+  PARTNER_TRANSITION: { code: 2032, status: 409, key: 'partnerTransition' },
+  PARTNER_INVALID_TARGET: { code: 2033, status: 400, key: 'partnerInvalidTarget' },
+  INVITATION_EXPIRED: { code: 2034, status: 410, key: 'invitationExpired' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

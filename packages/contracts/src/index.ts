@@ -10,3 +10,4 @@ export * from './api/fields.js';
 export * from './api/auth.js';
 export * from './api/platform.js';
 export * from './api/cases.js';
+export * from './api/partners.js';
