@@ -42,6 +42,7 @@ import { UploadsService } from './modules/files/uploads.service.js';
 import { exportsModule } from './modules/exports/exports.routes.js';
 import { devicesModule } from './modules/devices/devices.routes.js';
 import { partnersModule } from './modules/partners/partners.routes.js';
+import { ordersModule } from './modules/orders/orders.routes.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 
@@ -142,7 +143,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
     casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads, uploadGrants),
-    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases), partnersModule(platform),
+    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases), partnersModule(platform), ordersModule(platform),
   ];
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -56,6 +56,8 @@ export const ERRORS = {
   PARTNER_TRANSITION: { code: 2032, status: 409, key: 'partnerTransition' },
   PARTNER_INVALID_TARGET: { code: 2033, status: 400, key: 'partnerInvalidTarget' },
   INVITATION_EXPIRED: { code: 2034, status: 410, key: 'invitationExpired' },
+  ORDER_TRANSITION: { code: 2035, status: 409, key: 'orderTransition' },
+  PARTNER_NOT_ACCEPTED: { code: 2036, status: 409, key: 'partnerNotAccepted' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

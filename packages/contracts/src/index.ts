@@ -11,3 +11,4 @@ export * from './api/auth.js';
 export * from './api/platform.js';
 export * from './api/cases.js';
 export * from './api/partners.js';
+export * from './api/orders.js';

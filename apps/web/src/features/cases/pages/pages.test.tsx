@@ -4,6 +4,8 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { UserInfo } from '@portal/contracts';
+import { sessionStore } from '../../../lib/session';
 import type { CaseDetail } from '../api/types';
 
 // No server: every call stays pending; the screens render from the seeded cache.
@@ -120,6 +122,8 @@ describe('case screens render', () => {
     expect(el.querySelector('[data-testid="dentist-add"]')).not.toBeNull();
     act(() => root?.unmount());
     host?.remove();
+    // The activation form is a clinic administrator's.
+    sessionStore.set((s) => ({ ...s, user: { organization: { type: 2 } } as unknown as UserInfo, permissions: ['device:view', 'device:edit'] }));
     el = await render('/own', '/own', () => import('../../devices/components/DevicesPanel'), (qc) =>
       qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], {
         total: 1,

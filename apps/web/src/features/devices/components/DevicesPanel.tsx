@@ -1,16 +1,20 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Modal, Progress, Space, Table, Tag } from 'antd';
+import { Button, Card, Form, Input, Modal, Progress, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { FIELD_MAX } from '@portal/contracts';
+import { FIELD_MAX, OrgType } from '@portal/contracts';
+import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
 import { useBackClose } from '../../../lib/useBackClose';
 import { activateDevice } from '../api/activateDevice';
+import { assignDealer } from '../api/assignDealer';
 import { editDeviceName } from '../api/editDeviceName';
 import { listDevicesQuery, type Device, type DeviceQuery } from '../api/listDevices';
+import { CatalogImportCard } from './CatalogImportCard';
 
 const STATUS_COLORS: Record<string, string> = {
   Activated: 'green',
@@ -21,10 +25,22 @@ const STATUS_COLORS: Record<string, string> = {
   Canceled: 'orange',
 };
 
-/** Own space › Scanners: the organization's scanners, rename, and binding a new one. */
+/**
+ * Own space › Scanners: the organization's scanners. Clinics rename and bind (activate) their own;
+ * OEMs import their product catalogue and assign scanners to dealers.
+ */
 export default function DevicesPanel() {
   const { t } = useTranslation('devices');
   const qc = useQueryClient();
+  const can = useAccess();
+  const { user } = useSession();
+  // The server lets only a clinic activate scanners and rename the ones it owns.
+  const isClinic = user?.organization.type === OrgType.Clinic;
+  const canRename = isClinic && can('device:edit');
+  const canAssign = can('device:assign');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [assigning, setAssigning] = useState(false);
+  const [assignForm] = Form.useForm<{ dealerCode: string }>();
   const [query, setQuery] = useState<DeviceQuery>({ pageNum: 1, pageSize: 10 });
   const [keyword, setKeyword] = useState('');
   const [renaming, setRenaming] = useState<Device | null>(null);
@@ -32,6 +48,7 @@ export default function DevicesPanel() {
   const [activateForm] = Form.useForm<{ serialNumber: string; activationCode: string }>();
   const list = useQuery(listDevicesQuery(query));
   useBackClose(renaming !== null, () => setRenaming(null));
+  useBackClose(assigning, () => setAssigning(false));
 
   const refresh = () => void qc.invalidateQueries({ queryKey: ['devices'] });
   const rename = useMutation({
@@ -50,6 +67,16 @@ export default function DevicesPanel() {
       refresh();
     },
   });
+  const assign = useMutation({
+    mutationFn: assignDealer,
+    onSuccess: (res) => {
+      notify.success(t('assign.done', { n: res.count }));
+      setAssigning(false);
+      setSelected([]);
+      assignForm.resetFields();
+      refresh();
+    },
+  });
 
   const columns: ColumnsType<Device> = [
     { title: t('serialNumber'), dataIndex: 'serialNumber' },
@@ -59,17 +86,19 @@ export default function DevicesPanel() {
       render: (_, d) => (
         <Space>
           <span>{d.name ?? ''}</span>
-          <Button
-            size="small"
-            type="text"
-            icon={<EditOutlined />}
-            aria-label={t('rename')}
-            data-testid={`device-rename-${d.serialNumber}`}
-            onClick={() => {
-              nameForm.setFieldsValue({ name: d.name ?? '' });
-              setRenaming(d);
-            }}
-          />
+          {canRename ? (
+            <Button
+              size="small"
+              type="text"
+              icon={<EditOutlined />}
+              aria-label={t('rename')}
+              data-testid={`device-rename-${d.serialNumber}`}
+              onClick={() => {
+                nameForm.setFieldsValue({ name: d.name ?? '' });
+                setRenaming(d);
+              }}
+            />
+          ) : null}
         </Space>
       ),
     },
@@ -95,24 +124,47 @@ export default function DevicesPanel() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Card title={t('title')} data-testid="device-panel">
-        <Input
-          allowClear
-          placeholder={t('search')}
-          style={{ maxWidth: 280, marginBottom: 16 }}
-          data-testid="device-search"
-          value={keyword}
-          onChange={(e) => {
-            setKeyword(e.target.value);
-            if (!e.target.value) setQuery({ ...query, pageNum: 1, keyword: undefined });
-          }}
-          onPressEnter={() => setQuery({ ...query, pageNum: 1, keyword: keyword.trim() || undefined })}
-        />
+        <Space wrap style={{ marginBottom: 16 }}>
+          <Input
+            allowClear
+            placeholder={t('search')}
+            style={{ width: 280, maxWidth: '100%' }}
+            data-testid="device-search"
+            value={keyword}
+            onChange={(e) => {
+              setKeyword(e.target.value);
+              if (!e.target.value) setQuery({ ...query, pageNum: 1, keyword: undefined });
+            }}
+            onPressEnter={() => setQuery({ ...query, pageNum: 1, keyword: keyword.trim() || undefined })}
+          />
+          {canAssign ? (
+            <>
+              <Button disabled={selected.length === 0} data-testid="assign-dealer" onClick={() => setAssigning(true)}>
+                {t('assign.action')}
+              </Button>
+              {selected.length > 0 ? (
+                <Typography.Text type="secondary" data-testid="assign-selected">
+                  {t('assign.selected', { n: selected.length })}
+                </Typography.Text>
+              ) : null}
+            </>
+          ) : null}
+        </Space>
         <Table<Device>
           rowKey="serialNumber"
           size="middle"
           scroll={{ x: 'max-content' }}
           loading={list.isFetching}
           columns={columns}
+          rowSelection={
+            canAssign
+              ? {
+                  selectedRowKeys: selected,
+                  preserveSelectedRowKeys: true,
+                  onChange: (keys) => setSelected(keys.map(String)),
+                }
+              : undefined
+          }
           dataSource={list.data?.list ?? []}
           onRow={(d) => ({ 'data-testid': `device-row-${d.serialNumber}`, 'data-name': d.name ?? '' }) as React.HTMLAttributes<HTMLElement>}
           pagination={{
@@ -123,21 +175,26 @@ export default function DevicesPanel() {
           }}
         />
       </Card>
-      <Card title={t('activateTitle')}>
-        <Form form={activateForm} layout="inline" onFinish={(v) => activate.mutate({ serialNumber: v.serialNumber.trim(), activationCode: v.activationCode.trim() })}>
-          <Form.Item name="serialNumber" label={t('serialNumber')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
-            <Input data-testid="device-activate-serial" />
-          </Form.Item>
-          <Form.Item name="activationCode" label={t('activationCode')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
-            <Input data-testid="device-activate-code" />
-          </Form.Item>
-          <Form.Item>
-            <Button type="primary" htmlType="submit" loading={activate.isPending} data-testid="device-activate-submit">
-              {t('activate')}
-            </Button>
-          </Form.Item>
-        </Form>
-      </Card>
+      {isClinic ? (
+        <Card title={t('activateTitle')}>
+          <Form form={activateForm} layout="inline" onFinish={(v) => activate.mutate({ serialNumber: v.serialNumber.trim(), activationCode: v.activationCode.trim() })}>
+            <Form.Item name="serialNumber" label={t('serialNumber')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
+              <Input data-testid="device-activate-serial" />
+            </Form.Item>
+            <Form.Item name="activationCode" label={t('activationCode')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
+              <Input data-testid="device-activate-code" />
+            </Form.Item>
+            <Form.Item>
+              <Button type="primary" htmlType="submit" loading={activate.isPending} data-testid="device-activate-submit">
+                {t('activate')}
+              </Button>
+            </Form.Item>
+          </Form>
+        </Card>
+      ) : null}
+      <Access permission="device:import">
+        <CatalogImportCard onImported={refresh} />
+      </Access>
       <Modal
         open={renaming !== null}
         title={t('rename')}
@@ -151,6 +208,28 @@ export default function DevicesPanel() {
         <Form form={nameForm} layout="vertical" onFinish={(v) => renaming && rename.mutate({ serialNumber: renaming.serialNumber, name: v.name.trim() })}>
           <Form.Item name="name" label={t('name')} rules={[required, { max: FIELD_MAX.name, message: t('common:tooLong', { n: FIELD_MAX.name }) }]}>
             <Input data-testid="device-rename-input" />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={assigning}
+        title={t('assign.title')}
+        okText={t('assign.submit')}
+        cancelText={t('common:cancel')}
+        okButtonProps={{ loading: assign.isPending, 'data-testid': 'assign-dealer-submit' }}
+        onOk={() => assignForm.submit()}
+        onCancel={() => setAssigning(false)}
+        forceRender
+      >
+        <Typography.Paragraph type="secondary">{t('assign.selected', { n: selected.length })}</Typography.Paragraph>
+        <Form form={assignForm} layout="vertical" onFinish={(v) => assign.mutate({ serialNumbers: selected, dealerCode: v.dealerCode.trim() })}>
+          <Form.Item
+            name="dealerCode"
+            label={t('assign.dealerCode')}
+            extra={t('assign.dealerCodeHelp')}
+            rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}
+          >
+            <Input data-testid="assign-dealer-code" />
           </Form.Item>
         </Form>
       </Modal>

@@ -3,6 +3,7 @@ import { Col, Row, Spin, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
+import { useAccess } from '../../../components/Access';
 import { AccountInfoCard } from '../components/AccountInfoCard';
 import { OrganizationCard } from '../components/OrganizationCard';
 import { ToothNumberingCard } from '../components/ToothNumberingCard';
@@ -15,14 +16,22 @@ const DevicesPanel = lazy(() => import('../../devices/components/DevicesPanel'))
 
 const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners'] as const;
 type TabKey = (typeof TAB_KEYS)[number];
+/** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
+const TAB_PERMISSION: Partial<Record<TabKey, string>> = { storage: 'case:view', dentists: 'case:view', scanners: 'device:view' };
 
 export default function OwnSpacePage() {
   const { user } = useSession();
   const { t } = useTranslation('ownSpace');
   const [params, setParams] = useSearchParams();
+  const can = useAccess();
   if (!user) return null;
+  const allowed = (key: TabKey) => {
+    const permission = TAB_PERMISSION[key];
+    return !permission || can(permission);
+  };
   const requested = params.get('tab');
-  const active: TabKey = (TAB_KEYS as readonly string[]).includes(requested ?? '') ? (requested as TabKey) : 'account';
+  // A tab the user may not open (or an unknown one) falls back to the account tab.
+  const active: TabKey = (TAB_KEYS as readonly string[]).includes(requested ?? '') && allowed(requested as TabKey) ? (requested as TabKey) : 'account';
 
   const panel = (node: React.ReactNode) => <Suspense fallback={<Spin />}>{node}</Suspense>;
   const account = (
@@ -52,15 +61,15 @@ export default function OwnSpacePage() {
       destroyOnHidden
       onChange={(key) => setParams(key === 'account' ? {} : { tab: key }, { replace: true })}
       items={[
-        { key: 'account', label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>, children: account },
-        { key: 'storage', label: <span data-testid="own-tab-storage">{t('tabs.storage', { defaultValue: 'Storage' })}</span>, children: panel(<StoragePanel />) },
+        { key: 'account' as TabKey, label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>, children: account },
+        { key: 'storage' as TabKey, label: <span data-testid="own-tab-storage">{t('tabs.storage', { defaultValue: 'Storage' })}</span>, children: panel(<StoragePanel />) },
         {
-          key: 'dentists',
+          key: 'dentists' as TabKey,
           label: <span data-testid="own-tab-dentists">{t('tabs.dentists', { defaultValue: 'Dentist management' })}</span>,
           children: panel(<DentistPanel />),
         },
-        { key: 'scanners', label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>, children: panel(<DevicesPanel />) },
-      ]}
+        { key: 'scanners' as TabKey, label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>, children: panel(<DevicesPanel />) },
+      ].filter((item) => allowed(item.key))}
     />
   );
 }

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_ACTIONS, ORDER_STATUSES, ORDER_TRANSITIONS, OrgType, canOrder } from '@portal/contracts';
+import { createHarness, createUser, login, snapshot, type Harness } from './harness.js';
+
+let h: Harness;
+let clinic: { token: string };
+let lab: { token: string };
+let stranger: { token: string };
+let partnerCode: string;
+beforeAll(async () => {
+  h = await createHarness();
+  const c = await createUser(h.db, { orgType: OrgType.Clinic });
+  const l = await createUser(h.db, { orgType: OrgType.Lab });
+  clinic = { token: (await login(h, c.account)).accessToken };
+  lab = { token: (await login(h, l.account)).accessToken };
+  stranger = { token: (await login(h, (await createUser(h.db, { orgType: OrgType.Lab })).account)).accessToken };
+  const [labOrg] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [l.organizationId]);
+  partnerCode = (await h.call('partner/apply', { token: clinic.token, body: { organizationCode: labOrg!.code } })).data.partnerCode;
+  await h.call('partner/accept', { token: lab.token, body: { partnerCode } });
+});
+afterAll(() => h.close());
+
+async function send(over: Record<string, unknown> = {}, cases = 1) {
+  const caseCodes: string[] = [];
+  for (let i = 0; i < cases; i++) caseCodes.push((await h.call('case/create', { token: clinic.token, body: { name: `Crown ${i}`, patientName: 'Greta Lund' } })).data.caseCode);
+  const res = await h.call('order/create', {
+    token: clinic.token,
+    body: { caseCodes, partnerCode, orderType: 'restoration', workTypes: ['Crown'], teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', method: 'screwRetained', implant: true }], requestedDeliveryDate: '2026-12-10', ...over },
+  });
+  return { res, caseCodes };
+}
+const act = (token: string, orderCodes: string[], action: string, extra: Record<string, unknown> = {}) => h.call('order/action', { token, body: { orderCodes, action, ...extra } });
+
+describe('orders', () => {
+  it('go from prescription to completion, with the timeline both sides see and the case following', async () => {
+    const { res, caseCodes } = await send();
+    expect(res.data.list).toHaveLength(1);
+    const order = res.data.list[0];
+    expect(order).toMatchObject({ status: 'pending', patientName: 'Greta Lund', teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', implant: true }] });
+    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe('sent');
+    for (const [token, action, extra] of [
+      [lab.token, 'accept', {}], [lab.token, 'startProcessing', {}], [lab.token, 'ready', {}],
+      [lab.token, 'ship', { trackingNumber: 'DHL-123', estimatedDeliveryDate: '2026-12-09' }], [clinic.token, 'complete', {}],
+    ] as const) {
+      const r = await act(token, [order.orderCode], action, extra);
+      expect(r.data.results[0], action).toMatchObject({ ok: true });
+    }
+    const fromLab = (await h.call('order/detail', { token: lab.token, body: { orderCode: order.orderCode } })).data;
+    const fromClinic = (await h.call('order/detail', { token: clinic.token, body: { orderCode: order.orderCode } })).data;
+    expect(fromLab.events).toEqual(fromClinic.events);
+    expect(fromLab.events.map((e: { action: string; to: string }) => `${e.action}:${e.to}`)).toEqual([
+      'create:pending', 'accept:accepted', 'startProcessing:accepted', 'ready:ready', 'ship:shipped', 'complete:completed',
+    ]);
+    expect(fromLab).toMatchObject({ status: 'completed', processing: true, trackingNumber: 'DHL-123', estimatedDeliveryDate: '2026-12-09' });
+    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe('completed');
+  });
+
+  it('enforce the transition table for every action, status and side; illegal moves change nothing', async () => {
+    // The table itself: who may do what from where.
+    for (const action of ORDER_ACTIONS) {
+      for (const status of ORDER_STATUSES) {
+        for (const side of ['clinic', 'lab'] as const) {
+          const t = ORDER_TRANSITIONS[action];
+          expect(canOrder(action, status, side, false)).toBe(t.by === side && t.from.includes(status));
+        }
+      }
+    }
+    expect(canOrder('startProcessing', 'accepted', 'lab', true)).toBe(false);
+    // And the server: a pending order refuses what the table refuses.
+    const order = (await send()).res.data.list[0].orderCode;
+    const before = await snapshot(h.db);
+    for (const [token, action] of [[clinic.token, 'accept'], [lab.token, 'cancel'], [lab.token, 'ready'], [lab.token, 'ship'], [clinic.token, 'complete'], [lab.token, 'startProcessing']] as const) {
+      const r = await act(token, [order], action, { trackingNumber: 'X' });
+      expect(r.data.results[0], `${action}`).toMatchObject({ ok: false, code: action === 'accept' || action === 'cancel' ? 2035 : 2035 });
+    }
+    expect((await act(lab.token, [order], 'reject')).data.field).toBe('reason');
+    expect((await act(lab.token, [order], 'ship')).data.field).toBe('trackingNumber');
+    expect(await snapshot(h.db)).toBe(before);
+    expect((await act(clinic.token, [order], 'cancel')).data.results[0].ok).toBe(true);
+    expect((await act(lab.token, [order], 'accept')).data.results[0]).toMatchObject({ ok: false, code: 2035 });
+  });
+
+  it('hide the patient name from the laboratory when it is not shared', async () => {
+    const order = (await send({ sharePatientName: false })).res.data.list[0].orderCode;
+    expect((await h.call('order/detail', { token: lab.token, body: { orderCode: order } })).data.patientName).toBeNull();
+    expect((await h.call('order/list', { token: lab.token, body: {} })).data.list.find((o: { orderCode: string }) => o.orderCode === order).patientName).toBeNull();
+    expect((await h.call('order/detail', { token: clinic.token, body: { orderCode: order } })).data.patientName).toBe('Greta Lund');
+  });
+
+  it('go only to accepted partners, and only each side sees its orders', async () => {
+    await h.call('partner/terminate', { token: clinic.token, body: { partnerCode } });
+    const refused = await send();
+    expect([refused.res.status, refused.res.code]).toEqual([409, 2036]);
+    await h.call('partner/apply', { token: clinic.token, body: { organizationCode: (await h.call('user/getPartnerInfo', { token: clinic.token, body: { partnerCode } })).data.organization.code } });
+    await h.call('partner/accept', { token: lab.token, body: { partnerCode } });
+    const order = (await send()).res.data.list[0].orderCode;
+    expect((await h.call('order/detail', { token: stranger.token, body: { orderCode: order } })).code).toBe(404);
+    expect((await h.call('order/list', { token: stranger.token, body: {} })).data.total).toBe(0);
+    expect((await act(stranger.token, [order], 'accept')).data.results[0]).toMatchObject({ ok: false, code: 404 });
+    const dealer = (await login(h, (await createUser(h.db, { orgType: OrgType.Dealer })).account)).accessToken;
+    expect((await h.call('order/list', { token: dealer, body: {} })).code).toBe(1002);
+  });
+
+  it('ship in batches, each order answering for itself', async () => {
+    const created = (await send({}, 3)).res.data.list.map((o: { orderCode: string }) => o.orderCode);
+    await act(lab.token, created, 'accept');
+    await act(lab.token, created.slice(0, 2), 'ready');
+    const shipped = await act(lab.token, created, 'ship', { trackingNumber: 'UPS-9' });
+    expect(shipped.data.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true, false]);
+    expect((await h.call('order/list', { token: clinic.token, body: { status: 'shipped' } })).data.total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('leave one winner when 50 conflicting actions hit one order at once', async () => {
+    const order = (await send()).res.data.list[0].orderCode;
+    const calls = Array.from({ length: 50 }, (_, i) =>
+      i % 3 === 0 ? act(lab.token, [order], 'accept') : i % 3 === 1 ? act(lab.token, [order], 'reject', { reason: 'no' }) : act(clinic.token, [order], 'cancel'),
+    );
+    const results = (await Promise.all(calls)).map((r) => r.data.results[0]);
+    expect(results.filter((r: { ok: boolean }) => r.ok)).toHaveLength(1);
+    const detail = (await h.call('order/detail', { token: clinic.token, body: { orderCode: order } })).data;
+    expect(detail.events).toHaveLength(2);
+    expect(detail.events[1].to).toBe(detail.status);
+  });
+});

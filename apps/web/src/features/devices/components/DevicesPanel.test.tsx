@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { UserInfo } from '@portal/contracts';
+import { sessionStore } from '../../../lib/session';
+
+// No server: list calls stay pending (the list comes from the seeded cache); the import answers with row errors.
+const posts: Array<{ path: string; body: unknown }> = [];
+vi.mock('../../../lib/http', () => ({
+  http: {
+    post: (path: string, body: unknown) => {
+      posts.push({ path, body });
+      return path === 'equipment/assignDealer' ? Promise.resolve({ count: 1 }) : new Promise(() => {});
+    },
+    get: () => new Promise(() => {}),
+  },
+  ApiError: class extends Error {},
+  CLIENT_CODES: { network: -1, timeout: -2, canceled: -3 },
+  errorText: () => null,
+}));
+const importCatalog = vi.fn();
+vi.mock('../api/importCatalog', () => ({ importCatalog: (file: File) => importCatalog(file) }));
+
+Object.defineProperty(window, 'matchMedia', {
+  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
+});
+vi.setConfig({ testTimeout: 30_000 });
+(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root | null = null;
+let host: HTMLDivElement | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+  posts.length = 0;
+  importCatalog.mockReset();
+});
+
+const device = {
+  serialNumber: 'SN1', model: 'X', name: 'Chair 1', status: 'Activated', localSave: true, cloudSave: false, limitType: 3,
+  warrantyDate: '2026-01-01', batteryHealth: 80, lastSeenAt: null, clinicName: null, dealerName: null,
+};
+
+async function render(orgType: number, permissions: string[]) {
+  sessionStore.set((s) => ({ ...s, user: { organization: { type: orgType } } as unknown as UserInfo, permissions }));
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
+  const { default: DevicesPanel } = await import('./DevicesPanel');
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () => {
+    root!.render(
+      <QueryClientProvider client={qc}>
+        <DevicesPanel />
+      </QueryClientProvider>,
+    );
+  });
+  return host;
+}
+
+const flush = () => act(async () => new Promise((r) => setTimeout(r, 0)));
+
+describe('scanners panel', () => {
+  it('clinic: activation form and rename, no OEM tools', async () => {
+    const el = await render(2, ['device:view', 'device:edit']);
+    expect(el.querySelector('[data-testid="device-row-SN1"]')?.textContent).toContain('Chair 1');
+    expect(el.querySelector('input[data-testid="device-activate-serial"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="device-rename-SN1"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="catalog-file"]')).toBeNull();
+    expect(el.querySelector('[data-testid="assign-dealer"]')).toBeNull();
+  });
+
+  it('dealer: list only', async () => {
+    const el = await render(4, ['device:view', 'device:edit']);
+    expect(el.querySelector('[data-testid="device-row-SN1"]')).not.toBeNull();
+    expect(el.querySelector('input[data-testid="device-activate-serial"]')).toBeNull();
+    expect(el.querySelector('[data-testid="device-rename-SN1"]')).toBeNull();
+    expect(el.querySelector('[data-testid="catalog-file"]')).toBeNull();
+  });
+
+  it('OEM: catalogue import shows row errors; assign to dealer sends the selection', async () => {
+    importCatalog.mockResolvedValueOnce({ imported: 0, errors: [{ row: 3, reason: 'missing model' }, { row: 5, reason: 'bad limitType' }] });
+    const el = await render(5, ['device:view', 'device:edit', 'device:import', 'device:assign']);
+    expect(el.querySelector('input[data-testid="device-activate-serial"]')).toBeNull();
+    const input = el.querySelector<HTMLInputElement>('input[data-testid="catalog-file"]')!;
+    expect(input.accept).toBe('.xlsx,.csv');
+    const file = new File(['model,serialNumber,activationCode\n'], 'c.csv', { type: 'text/csv' });
+    await act(async () => {
+      Object.defineProperty(input, 'files', { value: [file], configurable: true });
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await flush();
+    expect(importCatalog).toHaveBeenCalledWith(file);
+    expect(el.querySelector('[data-testid="catalog-errors"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="catalog-error-3"]')?.textContent).toContain('missing model');
+    expect(el.querySelector('[data-testid="catalog-error-5"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="catalog-result"]')).toBeNull();
+
+    importCatalog.mockResolvedValueOnce({ imported: 2, errors: [] });
+    await act(async () => {
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await flush();
+    expect(el.querySelector('[data-testid="catalog-result"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="catalog-errors"]')).toBeNull();
+
+    const assignButton = el.querySelector<HTMLButtonElement>('[data-testid="assign-dealer"]')!;
+    expect(assignButton.disabled).toBe(true);
+    const checkbox = el.querySelector<HTMLInputElement>('[data-testid="device-row-SN1"] input[type="checkbox"]')!;
+    await act(async () => checkbox.click());
+    expect(assignButton.disabled).toBe(false);
+    await act(async () => assignButton.click());
+    const code = document.querySelector<HTMLInputElement>('input[data-testid="assign-dealer-code"]')!;
+    await act(async () => {
+      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      setter.call(code, 'D-100');
+      code.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await act(async () => document.querySelector<HTMLButtonElement>('[data-testid="assign-dealer-submit"]')!.click());
+    await flush();
+    await flush();
+    expect(posts.find((p) => p.path === 'equipment/assignDealer')?.body).toEqual({ serialNumbers: ['SN1'], dealerCode: 'D-100' });
+  });
+});

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { FIELD_MAX } from '../constants.js';
+import { ORDER_STATUSES, SORT_ORDERS, TREATMENTS } from '../enums.js';
+import { zBool, zInt, zPage, zRequiredText, zText } from './fields.js';
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ORDER_ACTIONS = ['accept', 'startProcessing', 'ready', 'ship', 'reject', 'cancel', 'complete'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/**
+ * The order state machine (§4). The laboratory accepts, starts processing (the order stays accepted,
+ * marked as in production), marks it ready and ships it; it may reject a pending order. The clinic
+ * cancels while the laboratory has not accepted, and completes a shipped order.
+ */
+export const ORDER_TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus; by: 'clinic' | 'lab' }> = {
+  accept: { from: ['pending'], to: 'accepted', by: 'lab' },
+  startProcessing: { from: ['accepted'], to: 'accepted', by: 'lab' },
+  ready: { from: ['accepted'], to: 'ready', by: 'lab' },
+  ship: { from: ['ready'], to: 'shipped', by: 'lab' },
+  reject: { from: ['pending'], to: 'rejected', by: 'lab' },
+  cancel: { from: ['pending'], to: 'canceled', by: 'clinic' },
+  complete: { from: ['shipped'], to: 'completed', by: 'clinic' },
+};
+export function canOrder(action: OrderAction, from: OrderStatus, side: 'clinic' | 'lab', processing: boolean): boolean {
+  const t = ORDER_TRANSITIONS[action];
+  if (t.by !== side || !t.from.includes(from)) return false;
+  if (action === 'startProcessing') return !processing;
+  return true;
+}
+/** The case follows its order: what a case's status becomes when its order moves. */
+export const CASE_STATUS_BY_ORDER: Partial<Record<OrderStatus, string>> = {
+  pending: 'sent', accepted: 'accepted', rejected: 'rejected', canceled: 'notSent', completed: 'completed',
+};
+
+export const CROWN_METHODS = ['stockAbutment', 'customAbutment', 'screwRetained'] as const;
+const zDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'date' });
+
+export const ToothItem = z.object({
+  /** FDI number (11–48); the page shows it in the user's numbering system. */
+  number: zInt.pipe(z.number().refine((n) => n >= 11 && n <= 48 && n % 10 >= 1 && n % 10 <= 8, { message: 'tooth' })),
+  shade: zText(20).optional(),
+  crownCategory: zText(40).optional(),
+  crownType: zText(40).optional(),
+  material: zText(60).optional(),
+  method: z.enum(CROWN_METHODS).optional(),
+  implant: zBool.optional(),
+  inlayCore: zBool.optional(),
+  edentulous: zBool.optional(),
+  preOpScan: zBool.optional(),
+});
+export type ToothItem = z.infer<typeof ToothItem>;
+
+export const CreateOrderBody = z.object({
+  caseCodes: z.array(zRequiredText(FIELD_MAX.code)).min(1).max(100),
+  partnerCode: zRequiredText(FIELD_MAX.code),
+  orderType: zRequiredText(40),
+  workTypes: z.array(z.enum(TREATMENTS)).min(1).max(TREATMENTS.length),
+  teeth: z.array(ToothItem).max(32).default([]),
+  requestedDeliveryDate: zDate.optional(),
+  memo: zText(2000).optional(),
+  sharePatientName: zBool.default(true),
+});
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+
+export const OrderActionBody = z.object({
+  orderCodes: z.array(zRequiredText(FIELD_MAX.code)).min(1).max(1000),
+  action: z.enum(ORDER_ACTIONS),
+  reason: zText(FIELD_MAX.reason).optional(),
+  trackingNumber: zText(80).optional(),
+  shipDate: zDate.optional(),
+  estimatedDeliveryDate: zDate.optional(),
+});
+export const OrderActionResult = z.object({ results: z.array(z.object({ orderCode: z.string(), ok: z.boolean(), code: z.number(), msg: z.string() })) });
+
+export const OrderListQuery = z.object({
+  ...zPage,
+  status: z.enum(ORDER_STATUSES).optional(),
+  orderType: zText(40).optional(),
+  partnerCode: zText(FIELD_MAX.code).optional(),
+  dateFrom: zDate.optional(),
+  dateTo: zDate.optional(),
+  sortOrder: z.enum(SORT_ORDERS).default('desc'),
+});
+export const OrderSummary = z.object({
+  orderCode: z.string(),
+  orderType: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  processing: z.boolean(),
+  caseCode: z.string(),
+  caseName: z.string(),
+  /** Null for the laboratory when the clinic does not share the patient's name. */
+  patientName: z.string().nullable(),
+  clinic: z.object({ code: z.string(), name: z.string() }),
+  lab: z.object({ code: z.string(), name: z.string() }),
+  workTypes: z.array(z.enum(TREATMENTS)),
+  requestedDeliveryDate: z.string().nullable(),
+  shipDate: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  estimatedDeliveryDate: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const OrderEvent = z.object({ action: z.string(), from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), actorName: z.string(), actorOrganization: z.string(), at: z.string() });
+export const OrderDetail = OrderSummary.extend({ teeth: z.array(ToothItem), memo: z.string().nullable(), sharePatientName: z.boolean(), events: z.array(OrderEvent) });
+export const OrderListResult = z.object({ total: z.number(), list: z.array(OrderSummary) });
+export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
