@@ -15,8 +15,9 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function startPortal({ start, waitFor, freePort }, extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
   const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...extraEnv });
   const origin = `http://127.0.0.1:${port}`;
+  // PUBLIC_URL: signed file links point at 127.0.0.1 (the default names localhost, another origin for the browser).
+  const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...extraEnv });
   try {
     await waitFor(`${origin}/api/v2/common/monitor`, child);
   } catch (err) {
@@ -69,7 +70,7 @@ export async function waitDemoQuiet(api, timeoutMs = 90_000) {
   }
 }
 
-/** Uploads one file into a case through tus (the scanner client's way), resolves when the server has finished it. */
+/** Uploads one file into a case through tus (the scanner client's way); resolves with its size and upload id once the server has finished it. */
 export function tusUpload(base, token, path, meta, { chunkSize = 8 * MB, filename = basename(path) } = {}) {
   const size = statSync(path).size;
   return new Promise((ok, fail) => {
@@ -81,7 +82,7 @@ export function tusUpload(base, token, path, meta, { chunkSize = 8 * MB, filenam
       chunkSize,
       retryDelays: [],
       onError: fail,
-      onSuccess: () => ok(size),
+      onSuccess: () => ok({ size, id: upload.url.split('/').pop() }),
     });
     upload.start();
   });

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { casesListBench } from './cases-list.mjs';
+import { ordersBench } from './orders.mjs';
 import { exportBench } from './export.mjs';
 import { uploadBench } from './upload.mjs';
 import { viewerBench } from './viewer.mjs';
@@ -175,6 +176,7 @@ async function main() {
   if (!only || only === 'startup') await startup();
   if (!only || only === 'throughput') await throughput();
   if (!only || only === 'cases') rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (!only || only === 'orders') rows.push(...(await ordersBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (!only || only === 'viewer') rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
   if (!only || only === 'upload') rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
   if (!only || only === 'export') rows.push(...(await exportBench({ start, waitFor, stop, freePort })));

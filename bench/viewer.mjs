@@ -21,6 +21,15 @@ const CONDITIONS = [
 // rasteriser) is recognised and not blamed on the page.
 const INIT_SCRIPT = `(() => {
   const b = (window.__bench = { longtasks: [], checks: [], clickAt: null, paintedAt: null, stop: false });
+  // Errors the decode worker reports reach the console, so a failed run says why.
+  const W = window.Worker;
+  if (W) window.Worker = class extends W {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => { if (e.data && e.data.type === 'error') console.error('viewer worker: ' + JSON.stringify(e.data)); });
+      this.addEventListener('error', (e) => console.error('viewer worker failed: ' + e.message));
+    }
+  };
   try {
     new PerformanceObserver((list) => { for (const e of list.getEntries()) b.longtasks.push([e.startTime, e.duration]); })
       .observe({ type: 'longtask', buffered: true });
@@ -90,6 +99,11 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   try {
     const page = await context.newPage();
+    const problems = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text().slice(0, 300)));
+    page.on('pageerror', (e) => problems.push(String(e).slice(0, 300)));
+    page.on('requestfailed', (r) => problems.push(`${r.url().replace(/\?.*/, '')} ${r.failure()?.errorText}`));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.url().replace(/\?.*/, '')} HTTP ${r.status()}`));
     await page.addInitScript(INIT_SCRIPT);
     await prepare(page);
     const requests = [];
@@ -102,17 +116,26 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
     await page.click(clickSelector);
     let completeAt;
     try {
-      await page.waitForFunction(() => window.__bench.paintedAt !== null, null, { polling: 200, timeout: RUN_TIMEOUT });
+      const failed = await page
+        .waitForFunction(() => window.__bench.paintedAt !== null || !!document.querySelector('[data-testid=viewer-error]') || !!window.__baselineError, null, { polling: 200, timeout: RUN_TIMEOUT })
+        .then(() => page.evaluate(() => window.__bench.paintedAt === null));
+      if (failed) throw new Error('the viewer showed an error');
       completeAt = await page.waitForFunction(isComplete, null, { polling: 200, timeout: RUN_TIMEOUT }).then((h) => h.jsonValue());
     } catch (err) {
       const state = await page.evaluate(() => ({ checks: window.__bench.checks.slice(-3), text: document.body.innerText.slice(-300) })).catch(() => null);
-      throw new Error(`${condition.name}: no painted frame / completion (${err.message.split('\n')[0]}); page state ${JSON.stringify(state)}`);
+      throw new Error(`${condition.name}: no painted frame / completion (${err.message.split('\n')[0]}); page state ${JSON.stringify(state)}; problems: ${problems.join(' | ')}`);
     }
     await sleep(1500); // trailing work (shader compile, the second mesh's first frame) still counts as blocking
     const data = await page.evaluate(() => {
       window.__bench.stop = true;
       const gl = document.querySelector('canvas[data-testid=viewer-canvas]');
-      return { ...window.__bench, canvas: gl ? [gl.width, gl.height] : null, now: performance.now() };
+      let renderer = null;
+      try {
+        const c = document.createElement('canvas').getContext('webgl2');
+        const ext = c.getExtension('WEBGL_debug_renderer_info');
+        renderer = ext ? c.getParameter(ext.UNMASKED_RENDERER_WEBGL) : null;
+      } catch {}
+      return { ...window.__bench, canvas: gl ? [gl.width, gl.height] : null, renderer, now: performance.now() };
     });
     const files = await Promise.all(requests);
     const { clickAt, paintedAt } = data;
@@ -128,6 +151,8 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
       longest: pageBlocks.reduce((m, [, d]) => Math.max(m, d), 0),
       longestProbe: probe.reduce((m, [, d]) => Math.max(m, d), 0),
       canvas: data.canvas,
+      software: /swiftshader|llvmpipe|software/i.test(data.renderer ?? ''),
+      topBlocks: pageBlocks.sort((a, b) => b[1] - a[1]).slice(0, 4).map(([st, d]) => [+((st - clickAt) / 1000).toFixed(2), Math.round(d)]),
     };
   } finally {
     await context.close();
@@ -209,11 +234,14 @@ export async function viewerBench({ start, waitFor, stop, freePort }) {
         isComplete: () => window.__baselineDone ?? (window.__baselineError ? performance.now() : false),
       });
       const kinds = app.files.filter((f) => !f.url.includes('downloadGrant')).map((f) => (f.url.includes('/file/viewer/') ? 'compact' : 'original'));
-      console.error(`[viewer] ${condition.name}: app ${JSON.stringify({ ...app, files: app.files.map((f) => [f.url.replace(/\?.*/, ''), f.bytes]) })}`);
-      console.error(`[viewer] ${condition.name}: baseline ${JSON.stringify({ ...base, files: base.files.map((f) => [f.url, f.bytes]) })}`);
+      console.error(`[viewer] ${condition.name}: app ${JSON.stringify({ ...app, files: app.files.map((f) => [f.url.replace(/\?.*/, '').replace(/.*\/api\/v2\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`);
+      console.error(`[viewer] ${condition.name}: baseline ${JSON.stringify({ ...base, files: base.files.map((f) => [f.url.replace(/.*\/files\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`);
       const share = app.bytes / base.bytes;
       const speedup = base.firstFrame / app.firstFrame;
-      const soft = app.longestProbe >= 40 || base.longestProbe >= 40 ? `; software GL (no GPU): a pixel read-back waited up to ${app.longestProbe.toFixed(0)} ms (app) / ${base.longestProbe.toFixed(0)} ms (baseline) for the rasteriser, not counted as page blocks` : '';
+      const soft = [
+        app.software ? 'Chromium renders with SwiftShader (no GPU): drawing 1M triangles and synchronous GL calls wait on a software rasteriser, so first-frame and block figures are pessimistic' : '',
+        app.longestProbe >= 40 || base.longestProbe >= 40 ? `pixel read-backs of up to ${app.longestProbe.toFixed(0)} ms (app) / ${base.longestProbe.toFixed(0)} ms (baseline) were the probe's own and not counted` : '',
+      ].filter(Boolean).map((s) => `; ${s}`).join('');
       rows.push([
         `viewer: open 1M-tri STL + 500k-vert PLY (${fmtMB(originalBytes)}), ${condition.name}`,
         `${fmtMB(app.bytes)} (${kinds.join('+') || 'none'}), first frame ${app.firstFrame.toFixed(2)} s, both meshes ${app.complete.toFixed(2)} s, longest block ${app.longest.toFixed(0)} ms`,
