@@ -2,6 +2,7 @@ import { Navigate } from 'react-router';
 import { OWN_SPACE_MENU } from '@portal/contracts';
 import { takePendingRedirect, useSession } from '../lib/session';
 import { grantedScreens } from './routes';
+import { pendingInvitationRedirect } from '../features/partners/lib/invitation';
 
 /** The hidden routing screen behind `/`: the page the user left at logout, else the dashboard. */
 export function RedirectPage() {
@@ -9,6 +10,9 @@ export function RedirectPage() {
   if (!user || !menus) return null;
   const pending = takePendingRedirect(user.userCode);
   if (pending) return <Navigate to={pending} replace />;
+  // A laboratory that registered through a partner invitation confirms it first.
+  const invitation = pendingInvitationRedirect(user.organization.type);
+  if (invitation) return <Navigate to={invitation} replace />;
   const screens = grantedScreens(menus);
   const target = screens.find((s) => s.item.component === 'dashboard') ?? screens[0];
   return <Navigate to={target?.path ?? OWN_SPACE_MENU.path ?? '/own-space'} replace />;

@@ -107,6 +107,7 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
           element: <AuthGate />,
           children: [
             { id: 'force-change-password', path: TOKEN_PAGES.forceChangePassword.path, lazy: lazyPage(TOKEN_PAGES.forceChangePassword.load) },
+            { id: 'partner-invitation', path: TOKEN_PAGES.partnerInvitation.path, lazy: lazyPage(TOKEN_PAGES.partnerInvitation.load) },
             ...tokenScreens,
           ],
         },

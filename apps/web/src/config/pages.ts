@@ -21,6 +21,7 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   caseList: { path: '/case-management', load: () => import('../features/cases/pages/CaseListPage') },
   caseDetail: { path: '/case-management/detail/:id', load: () => import('../features/cases/pages/CaseDetailPage') },
   recycleBin: { path: '/recycle-bin', load: () => import('../features/cases/pages/RecycleBinPage') },
+  partnerList: { path: '/partner-management', load: () => import('../features/partners/pages/PartnerListPage') },
 };
 
 /** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */
@@ -30,7 +31,8 @@ export interface PublicPageEntry extends PageEntry {
 const resetPassword = () => import('../features/auth/pages/ResetPasswordPage');
 export const PUBLIC_PAGES: PublicPageEntry[] = [
   { path: '/login', guestOnly: true, load: () => import('../features/auth/pages/LoginPage') },
-  { path: '/register', load: () => import('../features/register/pages/RegisterWayPage') },
+  // The registration way page, keeping an emailed partner invitation (?invitation=) for after sign-in.
+  { path: '/register', load: () => import('../features/partners/pages/RegisterWithInvitationPage') },
   { path: '/region', load: () => import('../features/register/pages/RegionPage') },
   { path: '/self-register', load: () => import('../features/register/pages/SelfRegisterPage') },
   { path: '/register-result', load: () => import('../features/register/pages/RegisterResultPage') },
@@ -46,4 +48,6 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
 /** Token screens outside the menu. */
 export const TOKEN_PAGES = {
   forceChangePassword: { path: '/force-change-password', load: () => import('../features/auth/pages/ForceChangePasswordPage') },
+  /** The invited laboratory confirms a clinic's invitation (spec §2: token needed, not cached). */
+  partnerInvitation: { path: '/partner-list-from-email', load: () => import('../features/partners/pages/PartnerInvitationPage') },
 } satisfies Record<string, PageEntry>;

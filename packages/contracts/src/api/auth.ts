@@ -116,6 +116,8 @@ export const UserInfo = z.object({
     region: z.enum(REGIONS),
     status: z.number(),
     reviewStatus: z.number(),
+    /** Given to the other side to find this organization for a partnership. */
+    invitationCode: z.string(),
   }),
 });
 export type UserInfo = z.infer<typeof UserInfo>;

@@ -32,6 +32,7 @@ export function toUserInfo(u: UserWithOrgRow): UserInfo {
       region: u.org_region as UserInfo['organization']['region'],
       status: u.org_status,
       reviewStatus: u.org_review_status,
+      invitationCode: u.org_invitation_code,
     },
   };
 }

@@ -32,12 +32,13 @@ export interface UserWithOrgRow extends UserRow {
   org_region: string;
   org_status: number;
   org_review_status: number;
+  org_invitation_code: string;
   role_code: string;
   role_name: string;
 }
 
 const USER_WITH_ORG_COLUMNS = `u.*, o.code AS org_code, o.name AS org_name, o.type AS org_type, o.region AS org_region,
-       o.status AS org_status, o.review_status AS org_review_status, r.code AS role_code, r.name AS role_name`;
+       o.status AS org_status, o.review_status AS org_review_status, o.invitation_code AS org_invitation_code, r.code AS role_code, r.name AS role_name`;
 const ORG_AND_ROLE = 'JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id';
 const WITH_ORG = `SELECT ${USER_WITH_ORG_COLUMNS} FROM users u ${ORG_AND_ROLE}`;
 

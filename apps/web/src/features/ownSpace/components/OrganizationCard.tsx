@@ -12,6 +12,9 @@ export function OrganizationCard({ user }: { user: UserInfo }) {
         <Descriptions.Item label={t('organization.code')}>{org.code}</Descriptions.Item>
         <Descriptions.Item label={t('organization.type')}>{t(`layout:orgType.${org.type}`, { defaultValue: String(org.type) })}</Descriptions.Item>
         <Descriptions.Item label={t('organization.region')}>{t(`register:region.${org.region}`)}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.invitationCode')}>
+          <span data-testid="own-invitation-code">{org.invitationCode}</span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('organization.role')}>
           {/* Built-in roles carry a translation key ('role.clinicAdmin'); roles made by users carry their own name. */}
           {t(`layout:roles.${user.role.name.replace(/^role\./, '')}`, { defaultValue: user.role.name })}

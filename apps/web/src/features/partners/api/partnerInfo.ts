@@ -1,0 +1,7 @@
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import type { PartnerDetail } from './types';
+
+export const partnerInfo = (partnerCode: string) => http.post<PartnerDetail>('user/getPartnerInfo', { partnerCode });
+export const partnerInfoQuery = (partnerCode: string) =>
+  queryOptions({ queryKey: ['partners', 'detail', partnerCode], queryFn: () => partnerInfo(partnerCode), retry: false });

@@ -1,0 +1,243 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Input, Space, Table, Tabs, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { OrgType } from '@portal/contracts';
+import { notify } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { acceptPartner } from '../api/acceptPartner';
+import { applyPartner } from '../api/applyPartner';
+import { cancelPartner } from '../api/cancelPartner';
+import { listPartnersQuery } from '../api/listPartners';
+import { rejectPartner } from '../api/rejectPartner';
+import { terminatePartner } from '../api/terminatePartner';
+import { PARTNER_TABS, type Partner, type PartnerQuery, type PartnerTab } from '../api/types';
+import { AddPartnerModal } from '../components/AddPartnerModal';
+import { InviteLabModal } from '../components/InviteLabModal';
+import { NoAccess } from '../components/NoAccess';
+import { PartnerDetailDrawer } from '../components/PartnerDetailDrawer';
+import { PartnerStatusTag } from '../components/PartnerStatusTag';
+import { ReasonModal } from '../components/ReasonModal';
+import { errorText } from '../../../lib/http';
+import { formatDateTime, locationOf } from '../lib/format';
+import { canManagePartners, isNoAccessError, messageOf, rowActions, type RowAction } from '../lib/partnerRules';
+
+const PAGE_SIZE = 20;
+const asTab = (v: string | null): PartnerTab => (PARTNER_TABS as readonly string[]).includes(v ?? '') ? (v as PartnerTab) : 'mine';
+
+interface Act {
+  action: RowAction;
+  partner: Partner;
+  reason?: string;
+}
+function runAction({ action, partner, reason }: Act) {
+  const body = { partnerCode: partner.partnerCode, ...(reason ? { reason } : {}) };
+  switch (action) {
+    case 'accept':
+      return acceptPartner(body);
+    case 'reject':
+      return rejectPartner(body);
+    case 'cancel':
+      return cancelPartner(body);
+    case 'terminate':
+      return terminatePartner(body);
+    case 'reapply':
+      return applyPartner({ organizationCode: partner.organization.code ?? '' });
+  }
+}
+
+/** Partner management (§2): My Partner / To be Confirmed / History, add, invite, detail. */
+export default function PartnerListPage() {
+  const { user } = useSession();
+  if (!canManagePartners(user?.organization.type)) return <NoAccess />;
+  return <PartnerList isClinic={user?.organization.type === OrgType.Clinic} />;
+}
+
+function PartnerList({ isClinic }: { isClinic: boolean }) {
+  const { t } = useTranslation('partners');
+  const qc = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const tab = asTab(params.get('tab'));
+  const [page, setPage] = useState({ pageNum: 1, pageSize: PAGE_SIZE });
+  const [keyword, setKeyword] = useState('');
+  const [addOpen, setAddOpen] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [detail, setDetail] = useState<string | null>(null);
+  const [rejecting, setRejecting] = useState<Partner | null>(null);
+  const [terminating, setTerminating] = useState<Partner | null>(null);
+
+  const query: PartnerQuery = { tab, ...page, ...(keyword ? { keyword } : {}) };
+  const list = useQuery(listPartnersQuery(query));
+
+  const act = useMutation({
+    mutationFn: runAction,
+    onSuccess: (_d, v) => {
+      notify.success(t(`done.${v.action}`));
+      setRejecting(null);
+      setTerminating(null);
+    },
+    // An illegal move (2032) is shown by the http client; the row may have changed meanwhile, so reload either way.
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['partners'] }),
+  });
+  const busy = (p: Partner, a: RowAction) => act.isPending && act.variables?.partner.partnerCode === p.partnerCode && act.variables.action === a;
+
+  if (list.error && isNoAccessError(list.error)) return <NoAccess />;
+
+  const setTab = (key: string) => {
+    setPage((p) => ({ ...p, pageNum: 1 }));
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.set('tab', key);
+      return next;
+    }, { replace: true });
+  };
+
+  const actionButton = (p: Partner, a: RowAction) => {
+    const common = { size: 'small' as const, key: a, 'data-testid': `partner-${a}`, loading: busy(p, a), disabled: act.isPending && !busy(p, a) };
+    switch (a) {
+      case 'accept':
+        return (
+          <Button {...common} type="primary" onClick={() => act.mutate({ action: 'accept', partner: p })}>
+            {t('action.accept')}
+          </Button>
+        );
+      case 'reject':
+        return (
+          <Button {...common} danger onClick={() => setRejecting(p)}>
+            {t('action.reject')}
+          </Button>
+        );
+      case 'cancel':
+        return (
+          <Button {...common} onClick={() => act.mutate({ action: 'cancel', partner: p })}>
+            {t('action.cancel')}
+          </Button>
+        );
+      case 'terminate':
+        return (
+          <Button {...common} danger onClick={() => setTerminating(p)}>
+            {t('action.terminate')}
+          </Button>
+        );
+      case 'reapply':
+        return (
+          <Button {...common} onClick={() => act.mutate({ action: 'reapply', partner: p })}>
+            {t('action.reapply')}
+          </Button>
+        );
+    }
+  };
+
+  const columns: ColumnsType<Partner> = [
+    {
+      title: t('column.name'),
+      key: 'name',
+      render: (_, r) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Link data-testid="partner-name" onClick={() => setDetail(r.partnerCode)}>
+            {r.organization.name}
+          </Typography.Link>
+          {r.invitedEmail && r.organization.name !== r.invitedEmail ? <Typography.Text type="secondary">{r.invitedEmail}</Typography.Text> : null}
+        </Space>
+      ),
+    },
+    { title: t('column.location'), key: 'location', render: (_, r) => locationOf(r.organization) || '—' },
+    { title: t('column.status'), key: 'status', render: (_, r) => <PartnerStatusTag status={r.status} /> },
+    { title: t('column.initiatedBy'), key: 'initiatedBy', render: (_, r) => (r.initiatedByMe ? t('initiatedBy.me') : t('initiatedBy.them')) },
+    { title: t('column.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+    { title: t('column.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
+    {
+      title: t('column.actions'),
+      key: 'actions',
+      render: (_, r) => (
+        <Space wrap>
+          {rowActions(r).map((a) => actionButton(r, a))}
+          <Button size="small" type="link" data-testid="partner-view" onClick={() => setDetail(r.partnerCode)}>
+            {t('action.detail')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card
+      title={t('title')}
+      data-testid="partner-list"
+      extra={
+        <Space wrap>
+          <Button type="primary" data-testid="partner-add" onClick={() => setAddOpen(true)}>
+            {isClinic ? t('add.lab') : t('add.clinic')}
+          </Button>
+          {isClinic ? (
+            <Button data-testid="partner-invite" onClick={() => setInviteOpen(true)}>
+              {t('invite.button')}
+            </Button>
+          ) : null}
+        </Space>
+      }
+    >
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        items={PARTNER_TABS.map((key) => ({ key, label: <span data-testid={`partner-tab-${key}`}>{t(`tabs.${key}`)}</span> }))}
+      />
+      <Input.Search
+        data-testid="partner-search"
+        allowClear
+        placeholder={t('searchPlaceholder')}
+        style={{ maxWidth: 320, marginBottom: 16 }}
+        onSearch={(v) => {
+          setKeyword(v.trim());
+          setPage((p) => ({ ...p, pageNum: 1 }));
+        }}
+      />
+      {list.error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(list.error, errorText)} /> : null}
+      <Table<Partner>
+        rowKey="partnerCode"
+        size="middle"
+        scroll={{ x: 'max-content' }}
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        onRow={(r) => ({ 'data-testid': `partner-row-${r.partnerCode}`, 'data-status': r.status }) as React.HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: list.data?.total ?? 0,
+          showTotal: (n) => t('total', { count: n }),
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+
+      <AddPartnerModal open={addOpen} isClinic={isClinic} onClose={() => setAddOpen(false)} />
+      {isClinic ? <InviteLabModal open={inviteOpen} onClose={() => setInviteOpen(false)} /> : null}
+      <PartnerDetailDrawer partnerCode={detail} onClose={() => setDetail(null)} />
+      <ReasonModal
+        open={rejecting !== null}
+        title={t('reject.title', { name: rejecting?.organization.name ?? '' })}
+        label={t('reject.reason')}
+        required
+        okText={t('action.reject')}
+        testId="partner-reject"
+        busy={act.isPending}
+        onClose={() => setRejecting(null)}
+        onSubmit={(reason) => rejecting && act.mutate({ action: 'reject', partner: rejecting, reason })}
+      />
+      <ReasonModal
+        open={terminating !== null}
+        title={t('terminate.title', { name: terminating?.organization.name ?? '' })}
+        content={t('terminate.hint')}
+        label={t('terminate.reason')}
+        required={false}
+        okText={t('action.terminate')}
+        testId="partner-terminate"
+        busy={act.isPending}
+        onClose={() => setTerminating(null)}
+        onSubmit={(reason) => terminating && act.mutate({ action: 'terminate', partner: terminating, reason })}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,245 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { AppConfig, UserInfo } from '@portal/contracts';
+import type { Partner, PartnerDetail } from '../api/types';
+
+// The server: each test decides what a path answers; unanswered calls stay pending.
+const calls: { path: string; body: unknown }[] = [];
+let answer: (path: string, body: unknown) => Promise<unknown> = () => new Promise(() => {});
+vi.mock('../../../lib/http', () => ({
+  http: {
+    post: (path: string, body: unknown) => {
+      calls.push({ path, body });
+      return answer(path, body);
+    },
+    get: () => new Promise(() => {}),
+  },
+  ApiError: class extends Error {},
+  errorText: () => null,
+}));
+
+Object.defineProperty(window, 'matchMedia', {
+  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
+});
+vi.setConfig({ testTimeout: 30_000 });
+(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const org = (name: string, code: string | null = `org-${name}`) => ({ code, name, type: 3, city: 'Lyon', country: 'FR' });
+const partner = (p: Partial<Partner> & { partnerCode: string }): Partner => ({
+  status: 1,
+  organization: org('Alpha Lab'),
+  initiatedByMe: true,
+  invitedEmail: null,
+  createdAt: '2025-05-01T10:00:00Z',
+  updatedAt: '2025-05-02T10:00:00Z',
+  ...p,
+});
+
+async function signInAs(orgType: number) {
+  const { setProfile } = await import('../../../lib/session');
+  setProfile({ userCode: 'u1', organization: { code: 'me', name: 'Me', type: orgType, region: 'eu', status: 1 } } as unknown as UserInfo, [], []);
+}
+
+let root: Root | null = null;
+let host: HTMLDivElement | null = null;
+beforeEach(() => {
+  calls.length = 0;
+  answer = () => new Promise(() => {});
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+  document.body.innerHTML = '';
+  localStorage.clear();
+});
+
+async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed: (qc: QueryClient) => void = () => {}) {
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  seed(qc);
+  const { default: Page } = await load();
+  const router = createMemoryRouter([{ path: routePath, element: <Page /> }, { path: '*', element: <div data-testid="elsewhere" /> }], { initialEntries: [path] });
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () => {
+    root!.render(
+      <QueryClientProvider client={qc}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  });
+  return { el: host, router };
+}
+
+const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+const flush = () => act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+async function click(node: Element | null) {
+  expect(node).not.toBeNull();
+  await act(async () => (node as HTMLElement).click());
+  await flush();
+}
+async function type(node: Element | null, value: string) {
+  const input = node as HTMLInputElement | HTMLTextAreaElement;
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
+  await act(async () => {
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+const listKey = (tab: string) => ['partners', 'list', { tab, pageNum: 1, pageSize: 20 }];
+const load = () => import('./PartnerListPage');
+
+describe('partner list', () => {
+  it('clinic, My Partner: rows, tabs, add and invite buttons, terminate on an accepted row', async () => {
+    await signInAs(2);
+    await render('/partner-management', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('mine'), { total: 1, list: [partner({ partnerCode: 'P1' })] }),
+    );
+    for (const tab of ['mine', 'toConfirm', 'history']) expect($(`partner-tab-${tab}`)).not.toBeNull();
+    expect($('partner-row-P1')?.textContent).toContain('Alpha Lab');
+    expect($('partner-row-P1')?.textContent).toContain('Lyon, FR');
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-status"]')?.getAttribute('data-group')).toBe('accepted');
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-terminate"]')).not.toBeNull();
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-accept"]')).toBeNull();
+    expect($('partner-add')?.textContent).toBe('add.lab');
+    expect($('partner-invite')).not.toBeNull();
+  });
+
+  it('To be Confirmed: the responder accepts or rejects (reason required), the initiator cancels', async () => {
+    await signInAs(3);
+    const rows = [
+      partner({ partnerCode: 'IN', status: 0, initiatedByMe: false, organization: { ...org('Smile Clinic'), type: 2 } }),
+      partner({ partnerCode: 'OUT', status: 0, initiatedByMe: true }),
+    ];
+    await render('/partner-management?tab=toConfirm', '/partner-management', load, (qc) => qc.setQueryData(listKey('toConfirm'), { total: 2, list: rows }));
+    const inRow = $('partner-row-IN')!;
+    expect(inRow.querySelector('[data-testid="partner-accept"]')).not.toBeNull();
+    expect(inRow.querySelector('[data-testid="partner-cancel"]')).toBeNull();
+    expect($('partner-row-OUT')!.querySelector('[data-testid="partner-cancel"]')).not.toBeNull();
+    expect($('partner-row-OUT')!.querySelector('[data-testid="partner-accept"]')).toBeNull();
+    // A laboratory associates clinics and has no email invitation.
+    expect($('partner-add')?.textContent).toBe('add.clinic');
+    expect($('partner-invite')).toBeNull();
+
+    answer = (path) => (path === 'partner/reject' ? Promise.resolve(rows[0]) : new Promise(() => {}));
+    await click(inRow.querySelector('[data-testid="partner-reject"]'));
+    await click($('partner-reject-confirm'));
+    await act(async () => void (await new Promise((r) => setTimeout(r, 50))));
+    expect(calls.some((c) => c.path === 'partner/reject')).toBe(false);
+    await type($('partner-reject-reason'), 'Not our field');
+    await click($('partner-reject-confirm'));
+    await act(async () => void (await new Promise((r) => setTimeout(r, 50))));
+    expect(calls.find((c) => c.path === 'partner/reject')?.body).toEqual({ partnerCode: 'IN', reason: 'Not our field' });
+  });
+
+  it('History: apply again uses the other organization', async () => {
+    await signInAs(2);
+    await render('/partner-management?tab=history', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('history'), { total: 1, list: [partner({ partnerCode: 'H1', status: 4 })] }),
+    );
+    await click($('partner-row-H1')!.querySelector('[data-testid="partner-reapply"]'));
+    expect(calls.find((c) => c.path === 'partner/apply')?.body).toEqual({ organizationCode: 'org-Alpha Lab' });
+  });
+
+  it('dealers and a 2031 answer see the no-access content', async () => {
+    await signInAs(4);
+    await render('/partner-management', '/partner-management', load);
+    expect($('partner-no-access')).not.toBeNull();
+    expect(calls).toHaveLength(0);
+    act(() => root?.unmount());
+    await signInAs(2);
+    answer = () => Promise.reject(Object.assign(new Error('no'), { code: 2031, msg: 'no' }));
+    await render('/partner-management', '/partner-management', load);
+    await flush();
+    expect($('partner-no-access')).not.toBeNull();
+  });
+
+  it('detail drawer with the timeline', async () => {
+    await signInAs(2);
+    const detail: PartnerDetail = {
+      ...partner({ partnerCode: 'P1' }),
+      events: [
+        { from: null, to: 0, action: 'apply', reason: null, actorName: 'Ann', actorOrganization: 'Me', at: '2025-05-01T10:00:00Z' },
+        { from: 0, to: 1, action: 'accept', reason: 'welcome', actorName: 'Bob', actorOrganization: 'Alpha Lab', at: '2025-05-02T10:00:00Z' },
+      ],
+    };
+    await render('/partner-management', '/partner-management', load, (qc) => {
+      qc.setQueryData(listKey('mine'), { total: 1, list: [detail] });
+      qc.setQueryData(['partners', 'detail', 'P1'], detail);
+    });
+    await click($('partner-row-P1')!.querySelector('[data-testid="partner-view"]'));
+    expect($('partner-detail')?.getAttribute('data-code')).toBe('P1');
+    const events = document.querySelectorAll('[data-testid="partner-timeline"] [data-testid="partner-event"]');
+    expect([...events].map((e) => e.getAttribute('data-action'))).toEqual(['apply', 'accept']);
+    expect($('partner-event-reason')?.textContent).toContain('detail.reason');
+  });
+
+  it('add dialog: invitation code, then apply', async () => {
+    await signInAs(2);
+    const target = { organizationCode: 'LAB9', name: 'Nine Lab', type: 3, city: null, country: 'DE' };
+    answer = (path) => (path === 'user/partner/checkInvitationCode' ? Promise.resolve(target) : path === 'partner/apply' ? Promise.resolve({}) : new Promise(() => {}));
+    await render('/partner-management', '/partner-management', load, (qc) => qc.setQueryData(listKey('mine'), { total: 0, list: [] }));
+    await click($('partner-add'));
+    await type($('partner-add-code'), 'ABC123');
+    await click($('partner-add-check'));
+    expect(calls.find((c) => c.path === 'user/partner/checkInvitationCode')?.body).toEqual({ invitationCode: 'ABC123' });
+    expect($('partner-add-result-LAB9')?.textContent).toContain('Nine Lab');
+    await click($('partner-add-apply'));
+    expect(calls.find((c) => c.path === 'partner/apply')?.body).toEqual({ organizationCode: 'LAB9' });
+  });
+});
+
+describe('invitation from email', () => {
+  const page = () => import('./PartnerInvitationPage');
+  beforeEach(async () => {
+    const { appConfigStore } = await import('../../../lib/appConfig');
+    appConfigStore.set({ appName: 'Portal', copyright: '' } as unknown as AppConfig);
+  });
+  it('without a token: the missing message', async () => {
+    await render('/partner-list-from-email', '/partner-list-from-email', page);
+    expect($('partner-invitation-missing')).not.toBeNull();
+  });
+
+  it('confirms with the stored token and shows the clinic', async () => {
+    const { rememberInvitation, storedInvitation } = await import('../lib/invitation');
+    rememberInvitation('tok-1');
+    answer = () => Promise.resolve({ ...partner({ partnerCode: 'P9', organization: { ...org('Smile Clinic'), type: 2 } }), events: [] });
+    await render('/partner-list-from-email', '/partner-list-from-email', page);
+    await click($('partner-confirm-invitation'));
+    expect(calls[0]).toEqual({ path: 'partner/confirmInvitation', body: { token: 'tok-1' } });
+    expect($('partner-invitation-confirmed')).not.toBeNull();
+    expect(storedInvitation()).toBeNull();
+  });
+
+  it('expired (2034) and invalid (2021) links', async () => {
+    answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2034, msg: 'x' }));
+    await render('/partner-list-from-email?token=old', '/partner-list-from-email', page);
+    await click($('partner-confirm-invitation'));
+    expect(calls[0]?.body).toEqual({ token: 'old' });
+    expect($('partner-invitation-expired')).not.toBeNull();
+    act(() => root?.unmount());
+    answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2021, msg: 'x' }));
+    await render('/partner-list-from-email?invitation=bad', '/partner-list-from-email', page);
+    await click($('partner-confirm-invitation'));
+    expect($('partner-invitation-invalid')).not.toBeNull();
+  });
+
+  it('/register?invitation= keeps the token for after sign-in', async () => {
+    const { INVITATION_STORAGE_KEY } = await import('../lib/invitation');
+    const { sessionStore } = await import('../../../lib/session');
+    sessionStore.set((s) => ({ ...s, signedIn: false }));
+    await render('/register?invitation=abc', '/register', () => import('./RegisterWithInvitationPage'));
+    expect(localStorage.getItem(INVITATION_STORAGE_KEY)).toBe('abc');
+    expect($('register-way-lab')).not.toBeNull();
+  });
+});
