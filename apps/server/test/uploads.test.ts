@@ -31,6 +31,13 @@ async function usage() {
     [orgId],
   );
   expect(Number(row!.used)).toBe(Number(row!.actual));
+  // Each case's own totals agree with its files too.
+  const drift = await h.db.query(
+    `SELECT c.id FROM cases c LEFT JOIN (SELECT case_id, count(*) AS n, sum(size) AS bytes FROM files GROUP BY case_id) f ON f.case_id = c.id
+      WHERE c.organization_id = $1 AND (c.file_count <> COALESCE(f.n, 0) OR c.file_bytes <> COALESCE(f.bytes, 0))`,
+    [orgId],
+  );
+  expect(drift).toEqual([]);
   return { used: Number(row!.used), reserved: Number(row!.reserved) };
 }
 const storedUploads = () => {

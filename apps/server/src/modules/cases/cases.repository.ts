@@ -32,9 +32,7 @@ const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
 
 const SELECT = `SELECT c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
        c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
-       c.created_at, c.deleted_at,
-       (SELECT count(*)::int FROM files f WHERE f.case_id = c.id) AS file_count,
-       (SELECT COALESCE(sum(f.size), 0) FROM files f WHERE f.case_id = c.id) AS size
+       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size
   FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
 
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */

@@ -41,14 +41,18 @@ export const filesRepository = {
       [f.code, f.orgId, f.caseId, f.name, f.format, f.kind, f.jaw, f.size, f.storageKey, f.viewerStatus],
     );
     await storageRepository.add(db, f.orgId, f.size);
+    await db.query('UPDATE cases SET file_count = file_count + 1, file_bytes = file_bytes + $2 WHERE id = $1', [f.caseId, f.size]);
     return Number(row!.id);
   },
   async delete(db: Queryable, fileId: number) {
-    const [row] = await db.query<{ organization_id: number; size: string; storage_key: string; viewer_key: string | null }>(
-      `DELETE FROM files WHERE id = $1 RETURNING organization_id, size, storage_key, viewer_key`,
+    const [row] = await db.query<{ organization_id: number; case_id: number; size: string; storage_key: string; viewer_key: string | null }>(
+      `DELETE FROM files WHERE id = $1 RETURNING organization_id, case_id, size, storage_key, viewer_key`,
       [fileId],
     );
-    if (row) await storageRepository.add(db, Number(row.organization_id), -Number(row.size));
+    if (row) {
+      await storageRepository.add(db, Number(row.organization_id), -Number(row.size));
+      await db.query('UPDATE cases SET file_count = file_count - 1, file_bytes = file_bytes - $2 WHERE id = $1', [row.case_id, Number(row.size)]);
+    }
     return row;
   },
   /** Removes the rows of whole cases and their bytes from usage; answers the keys to delete from the store. */
