@@ -56,6 +56,9 @@ function prepared(sql: string, values: unknown[]): pg.QueryConfig {
 
 export function postgresDb(connectionString: string, max = 20): Db {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection the server ends (restart, failover, an administrator) must not crash the process:
+  // the pool drops it and opens another; a query in flight reports its own error.
+  pool.on('error', () => undefined);
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {

@@ -121,7 +121,8 @@ export class ExportsService {
                 const pct = Math.floor((done / total) * 99);
                 if (pct >= reported + 5) {
                   reported = pct;
-                  void this.setState(exportId, ExportStatus.Packing, pct);
+                  // Only while still packing: a late progress write must never undo the final status.
+                  void this.db.query('UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2', [exportId, pct]).catch(() => undefined);
                 }
               });
               cb(null, stream);
