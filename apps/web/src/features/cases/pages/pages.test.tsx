@@ -7,6 +7,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { UserInfo } from '@portal/contracts';
 import { sessionStore } from '../../../lib/session';
 import type { CaseDetail } from '../api/types';
+import '../../../test/dom-shims';
 
 // No server: every call stays pending; the screens render from the seeded cache.
 vi.mock('../../../lib/http', () => ({
@@ -15,16 +16,6 @@ vi.mock('../../../lib/http', () => ({
   errorText: () => null,
 }));
 
-Object.defineProperty(window, 'matchMedia', {
-  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
-});
-vi.setConfig({ testTimeout: 30_000 });
-(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const detail: CaseDetail = {
   caseCode: 'C1',

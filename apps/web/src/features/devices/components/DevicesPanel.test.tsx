@@ -5,6 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { UserInfo } from '@portal/contracts';
 import { sessionStore } from '../../../lib/session';
+import '../../../test/dom-shims';
 
 // No server: list calls stay pending (the list comes from the seeded cache); the import answers with row errors.
 const posts: Array<{ path: string; body: unknown }> = [];
@@ -23,16 +24,6 @@ vi.mock('../../../lib/http', () => ({
 const importCatalog = vi.fn();
 vi.mock('../api/importCatalog', () => ({ importCatalog: (file: File) => importCatalog(file) }));
 
-Object.defineProperty(window, 'matchMedia', {
-  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
-});
-vi.setConfig({ testTimeout: 30_000 });
-(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 let root: Root | null = null;
 let host: HTMLDivElement | null = null;

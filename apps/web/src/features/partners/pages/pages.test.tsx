@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { AppConfig, UserInfo } from '@portal/contracts';
 import type { Partner, PartnerDetail } from '../api/types';
+import '../../../test/dom-shims';
 
 // The server: each test decides what a path answers; unanswered calls stay pending.
 const calls: { path: string; body: unknown }[] = [];
@@ -22,16 +23,6 @@ vi.mock('../../../lib/http', () => ({
   errorText: () => null,
 }));
 
-Object.defineProperty(window, 'matchMedia', {
-  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
-});
-vi.setConfig({ testTimeout: 30_000 });
-(globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const org = (name: string, code: string | null = `org-${name}`) => ({ code, name, type: 3, city: 'Lyon', country: 'FR' });
 const partner = (p: Partial<Partner> & { partnerCode: string }): Partner => ({
