@@ -43,6 +43,13 @@ import { exportsModule } from './modules/exports/exports.routes.js';
 import { devicesModule } from './modules/devices/devices.routes.js';
 import { partnersModule } from './modules/partners/partners.routes.js';
 import { ordersModule } from './modules/orders/orders.routes.js';
+import { OrdersService } from './modules/orders/orders.service.js';
+import { OrderNotifier } from './modules/orders/order-notifier.js';
+import { OrderAttachments } from './modules/orders/order-attachments.js';
+import { messagesModule } from './modules/messages/messages.routes.js';
+import { MessagesService } from './modules/messages/messages.service.js';
+import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 
@@ -139,11 +146,15 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     purgedCases: await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) }),
     abandonedUploads: await uploads.discardAbandoned(),
   }));
+  const notifier = new OrderNotifier(db, mailer, config.publicUrl, app.log);
+  const attachments = new OrderAttachments(db, store, filesService.links, config.publicUrl, config.fileLinkTtlSeconds, config.uploads.defaultQuotaBytes);
+  const orders = new OrdersService(db, notifier, attachments);
   const modules: Module[] = [
     commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
     agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
     casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads, uploadGrants),
-    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases), partnersModule(platform), ordersModule(platform),
+    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases), partnersModule(platform), ordersModule(orders),
+    messagesModule(new MessagesService(db, orders, notifier)), dashboardModule(new DashboardService(db)),
   ];
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

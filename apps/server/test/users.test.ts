@@ -86,10 +86,10 @@ describe('menus and permissions', () => {
     const clinic = await createUser(h.db);
     const admin = await createUser(h.db, { orgType: OrgType.Inner });
     const c = await h.call('permission/listUserMenu', { token: (await login(h, clinic.account)).accessToken });
-    expect(c.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'cases', 'partners', 'recycleBin', 'ownSpace']);
+    expect(c.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'cases', 'orders', 'partners', 'recycleBin', 'ownSpace']);
     // The case detail screen hangs under Cases, hidden from the sidebar.
     expect(c.data.menus[1].children.find((m: { code: string }) => m.code === 'caseDetail')).toMatchObject({ showFlag: false, path: '/case-management/detail/:id' });
-    expect(c.data.permissions).toEqual(['case:edit', 'case:view', 'dashboard:view', 'device:edit', 'device:view', 'ownspace:view', 'partner:edit', 'partner:view']);
+    expect(c.data.permissions).toEqual(['case:edit', 'case:view', 'dashboard:view', 'device:edit', 'device:view', 'order:edit', 'order:view', 'ownspace:view', 'partner:edit', 'partner:view']);
     const dealer = await createUser(h.db, { orgType: OrgType.Dealer });
     const d = await h.call('permission/listUserMenu', { token: (await login(h, dealer.account)).accessToken });
     expect(d.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'ownSpace']);

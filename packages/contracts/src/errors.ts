@@ -58,6 +58,11 @@ export const ERRORS = {
   INVITATION_EXPIRED: { code: 2034, status: 410, key: 'invitationExpired' },
   ORDER_TRANSITION: { code: 2035, status: 409, key: 'orderTransition' },
   PARTNER_NOT_ACCEPTED: { code: 2036, status: 409, key: 'partnerNotAccepted' },
+  ORDER_FIELDS_REQUIRED: { code: 2037, status: 400, key: 'orderFieldsRequired' },
+  DEVICE_LIMIT_DESIGNATED: { code: 2038, status: 403, key: 'deviceLimitDesignated' },
+  DEVICE_LIMIT_CERTIFIED: { code: 2039, status: 403, key: 'deviceLimitCertified' },
+  MESSAGE_EMPTY: { code: 2040, status: 400, key: 'messageEmpty' },
+  NOT_A_LAB: { code: 2041, status: 400, key: 'notALab' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

@@ -12,3 +12,5 @@ export * from './api/platform.js';
 export * from './api/cases.js';
 export * from './api/partners.js';
 export * from './api/orders.js';
+export * from './api/messages.js';
+export * from './api/dashboard.js';

@@ -9,6 +9,8 @@ export interface MailMessage {
   /** Key under the `mail` namespace holding `subject` and `body`. */
   template: string;
   params: Record<string, string | number>;
+  /** Lines already in the recipient's language, used instead of the template's body. */
+  lines?: string[];
   /** Extra lines (translated keys) after the body. */
   extraKeys?: string[];
   /** A link the recipient opens, printed on its own line. */
@@ -37,7 +39,7 @@ export class Mailer {
     const lines = [
       t(message.language, 'mail:greeting', { name: message.recipientName }),
       '',
-      t(message.language, `mail:${message.template}.body`, p),
+      ...(message.lines ?? [t(message.language, `mail:${message.template}.body`, p)]),
       ...(message.extraKeys ?? []).map((k) => t(message.language, `mail:${k}`, p)),
       ...(message.link ? ['', message.link] : []),
       '',

@@ -27,7 +27,7 @@ export interface BlobStore {
   presignedGet(key: string, fileName: string, ttlSeconds: number): Promise<string | null>;
 }
 
-const KEY = /^(uploads|viewer|exports)\/[A-Za-z0-9._-]{1,200}$/;
+const KEY = /^(uploads|viewer|exports|attachments)\/[A-Za-z0-9._-]{1,200}$/;
 function checkKey(key: string) {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
 }

@@ -134,6 +134,12 @@ export const Device = z.object({
 });
 export const DeviceListQuery = z.object({ ...zPage, keyword: zText(FIELD_MAX.code).optional() });
 export const DeviceListResult = z.object({ total: z.number(), list: z.array(Device) });
+/** Limit type 1: the laboratories a device's clinic designates; limit type 2: those its OEM certifies. */
+export const LabRef = z.object({ code: z.string(), name: z.string() });
+export const LabRefList = z.object({ list: z.array(LabRef) });
+export const DeviceSerialBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code) });
+export const SaveDesignatedLabsBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), labCodes: z.array(zRequiredText(FIELD_MAX.code)).max(100) });
+export const SaveCertifiedLabsBody = z.object({ labCodes: z.array(zRequiredText(FIELD_MAX.code)).max(1000) });
 export const EditDeviceNameBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), name: zRequiredText(FIELD_MAX.name) });
 export const ActivateDeviceBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), activationCode: zRequiredText(FIELD_MAX.code) });
 export const CatalogImportResult = z.object({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FIELD_MAX } from '../constants.js';
-import { ORDER_STATUSES, SORT_ORDERS, TREATMENTS } from '../enums.js';
+import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS } from '../enums.js';
 import { zBool, zInt, zPage, zRequiredText, zText } from './fields.js';
+import { CaseFile } from './cases.js';
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_ACTIONS = ['accept', 'startProcessing', 'ready', 'ship', 'reject', 'cancel', 'complete'] as const;
@@ -101,6 +102,67 @@ export const OrderSummary = z.object({
   updatedAt: z.string(),
 });
 export const OrderEvent = z.object({ action: z.string(), from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), actorName: z.string(), actorOrganization: z.string(), at: z.string() });
-export const OrderDetail = OrderSummary.extend({ teeth: z.array(ToothItem), memo: z.string().nullable(), sharePatientName: z.boolean(), events: z.array(OrderEvent) });
+/** A file attached to an order by either side (photos, notes, pdf); the case's scans are in `files`. */
+export const OrderAttachment = z.object({
+  code: z.string(), name: z.string(), format: z.string(), size: z.number(), organizationName: z.string(), mine: z.boolean(), createdAt: z.string(),
+});
+export type OrderAttachment = z.infer<typeof OrderAttachment>;
+export const OrderDetail = OrderSummary.extend({
+  teeth: z.array(ToothItem), memo: z.string().nullable(), sharePatientName: z.boolean(), events: z.array(OrderEvent),
+  /** The case's files: the laboratory reads them through the order. */
+  files: z.array(CaseFile),
+  attachments: z.array(OrderAttachment),
+  unreadMessages: z.number(),
+});
 export const OrderListResult = z.object({ total: z.number(), list: z.array(OrderSummary) });
 export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
+
+export const ORDER_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+export const OrderExportBody = OrderListQuery.omit({ pageNum: true, pageSize: true }).extend({ format: z.enum(ORDER_EXPORT_FORMATS).default('xlsx') });
+export const OrderAttachmentBody = z.object({ attachmentCode: zRequiredText(FIELD_MAX.code) });
+export const AttachmentLink = z.object({ url: z.string(), expiresAt: z.string() });
+
+/** Prescription fields a laboratory may require per work type (§3 tooth item). */
+export const PRESCRIPTION_FIELDS = ['shade', 'crownCategory', 'crownType', 'material', 'method'] as const;
+export type PrescriptionField = (typeof PRESCRIPTION_FIELDS)[number];
+export const RequiredFieldRule = z.object({ workType: z.enum(TREATMENTS), fields: z.array(z.enum(PRESCRIPTION_FIELDS)).min(1).max(PRESCRIPTION_FIELDS.length) });
+export type RequiredFieldRule = z.infer<typeof RequiredFieldRule>;
+export const SaveRequiredFieldsBody = z.object({ rules: z.array(RequiredFieldRule).max(TREATMENTS.length) });
+/** A laboratory reads its own rules; a clinic names the partnership to read its laboratory's. */
+export const RequiredFieldsQuery = z.object({ partnerCode: zText(FIELD_MAX.code).optional() });
+export const RequiredFieldsResult = z.object({ labName: z.string(), rules: z.array(RequiredFieldRule) });
+
+/**
+ * What an order lacks under a laboratory's rules: for each required work type, the fields some tooth item
+ * leaves empty ('teeth' when there is no tooth item at all). Empty when the order may be sent.
+ */
+export function missingPrescriptionFields(
+  rules: readonly RequiredFieldRule[],
+  order: { workTypes: readonly string[]; teeth: readonly Partial<Record<PrescriptionField, unknown>>[] },
+): { workType: string; fields: (PrescriptionField | 'teeth')[] }[] {
+  const missing: { workType: string; fields: (PrescriptionField | 'teeth')[] }[] = [];
+  for (const rule of rules) {
+    if (!order.workTypes.includes(rule.workType)) continue;
+    const fields: (PrescriptionField | 'teeth')[] = order.teeth.length === 0
+      ? ['teeth']
+      : rule.fields.filter((f) => order.teeth.some((tooth) => tooth[f] === undefined || tooth[f] === null || String(tooth[f]).trim() === ''));
+    if (fields.length) missing.push({ workType: rule.workType, fields });
+  }
+  return missing;
+}
+
+/** FDI (ISO 3950) to the Universal system: 18→1 … 11→8, 21→9 … 28→16, 38→17 … 31→24, 41→25 … 48→32. */
+export function fdiToUniversal(fdi: number): number {
+  const quadrant = Math.floor(fdi / 10);
+  const tooth = fdi % 10;
+  switch (quadrant) {
+    case 1: return 9 - tooth;
+    case 2: return 8 + tooth;
+    case 3: return 25 - tooth;
+    case 4: return 24 + tooth;
+    default: throw new RangeError(`not an adult FDI tooth: ${fdi}`);
+  }
+}
+export function toothLabel(fdi: number, system: (typeof TOOTH_NUMBERING_SYSTEMS)[number]): string {
+  return system === 'universal' ? String(fdiToUniversal(fdi)) : String(fdi);
+}

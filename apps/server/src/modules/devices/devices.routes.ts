@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
   ActivateDeviceBody, AssignDealerBody, CaseCodeBody, CaseDetail, CatalogImportResult, CreateCaseBody, Device, DeviceActivateBody, DeviceListQuery,
-  DeviceListResult, DeviceToken, EditDeviceNameBody, EmptyEnvelope, HeartbeatBody, OrgType, envelope,
+  DeviceListResult, DeviceSerialBody, DeviceToken, EditDeviceNameBody, EmptyEnvelope, HeartbeatBody, LabRefList, OrgType, SaveCertifiedLabsBody,
+  SaveDesignatedLabsBody, envelope,
 } from '@portal/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../platform/errors.js';
@@ -79,6 +80,40 @@ export function devicesModule(devices: DevicesService, cases: CasesService): Mod
       }, async (request) => {
         if (request.auth.orgType !== OrgType.Clinic) fail('NO_PERMISSION');
         return ok(request, await devices.activateForClinic(request.auth.organizationId, request.body.serialNumber, request.body.activationCode));
+      });
+
+      app.post('/equipment/listDesignatedLabs', {
+        schema: { tags: ['equipment'], summary: 'The laboratories a limit-type-1 scanner of the clinic may send to', body: DeviceSerialBody, response: { 200: envelope(LabRefList) } },
+        config: { permission: 'device:view' },
+      }, async (request) => {
+        if (request.auth.orgType !== OrgType.Clinic) fail('NO_PERMISSION');
+        return ok(request, await devices.designatedLabs(request.auth.organizationId, request.body.serialNumber));
+      });
+
+      app.post('/equipment/saveDesignatedLabs', {
+        schema: { tags: ['equipment'], summary: "Replace the laboratories a clinic's scanner may send to (limit type 1)", body: SaveDesignatedLabsBody, response: { 200: EmptyEnvelope } },
+        config: { permission: 'device:edit' },
+      }, async (request) => {
+        if (request.auth.orgType !== OrgType.Clinic) fail('NO_PERMISSION');
+        await devices.saveDesignatedLabs(request.auth.organizationId, request.body.serialNumber, request.body.labCodes);
+        return ok(request, null);
+      });
+
+      app.post('/equipment/listCertifiedLabs', {
+        schema: { tags: ['equipment'], summary: "The laboratories an OEM certifies for its scanners (limit type 2)", response: { 200: envelope(LabRefList) } },
+        config: { permission: 'device:view' },
+      }, async (request) => {
+        if (request.auth.orgType !== OrgType.Oem) fail('NO_PERMISSION');
+        return ok(request, await devices.certifiedLabs(request.auth.organizationId));
+      });
+
+      app.post('/equipment/saveCertifiedLabs', {
+        schema: { tags: ['equipment'], summary: 'Replace the laboratories an OEM certifies (limit type 2)', body: SaveCertifiedLabsBody, response: { 200: EmptyEnvelope } },
+        config: { permission: 'device:import' },
+      }, async (request) => {
+        if (request.auth.orgType !== OrgType.Oem) fail('NO_PERMISSION');
+        await devices.saveCertifiedLabs(request.auth.organizationId, request.body.labCodes);
+        return ok(request, null);
       });
 
       app.post('/equipment/assignDealer', {

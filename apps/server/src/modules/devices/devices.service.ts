@@ -150,5 +150,56 @@ export class DevicesService {
     });
     return { imported: rows.length, errors: [] };
   }
+
+  /** Laboratory organizations by code; every code must name a laboratory (2041 names the first that does not). */
+  private async labsByCode(tx: Queryable, codes: string[]) {
+    const unique = [...new Set(codes)];
+    const rows = await tx.query<{ id: number; code: string }>(`SELECT id, code FROM organizations WHERE code = ANY ($1::text[]) AND type = $2`, [unique, OrgType.Lab]);
+    const missing = unique.find((c) => !rows.some((r) => r.code === c));
+    if (missing) fail('NOT_A_LAB', { code: missing }, { field: 'labCodes' });
+    return rows.map((r) => Number(r.id));
+  }
+
+  private async clinicDevice(tx: Queryable, clinicOrgId: number, serialNumber: string) {
+    const [d] = await tx.query<{ id: number }>('SELECT id FROM devices WHERE serial_number = $1 AND clinic_organization_id = $2', [serialNumber, clinicOrgId]);
+    if (!d) fail('NOT_FOUND');
+    return Number(d.id);
+  }
+
+  /** Limit type 1: the laboratories a device's clinic lets it send to. */
+  async designatedLabs(clinicOrgId: number, serialNumber: string) {
+    const deviceId = await this.clinicDevice(this.db, clinicOrgId, serialNumber);
+    const list = await this.db.query<{ code: string; name: string }>(
+      `SELECT o.code, o.name FROM device_designated_labs d JOIN organizations o ON o.id = d.lab_organization_id WHERE d.device_id = $1 ORDER BY o.name`,
+      [deviceId],
+    );
+    return { list };
+  }
+
+  async saveDesignatedLabs(clinicOrgId: number, serialNumber: string, labCodes: string[]) {
+    await this.db.transaction(async (tx) => {
+      const deviceId = await this.clinicDevice(tx, clinicOrgId, serialNumber);
+      const labIds = await this.labsByCode(tx, labCodes);
+      await tx.query('DELETE FROM device_designated_labs WHERE device_id = $1', [deviceId]);
+      await tx.query(`INSERT INTO device_designated_labs (device_id, lab_organization_id) SELECT $1, unnest($2::bigint[])`, [deviceId, labIds]);
+    });
+  }
+
+  /** Limit type 2: the laboratories an OEM certifies for all its scanners. */
+  async certifiedLabs(oemOrgId: number) {
+    const list = await this.db.query<{ code: string; name: string }>(
+      `SELECT o.code, o.name FROM oem_certified_labs c JOIN organizations o ON o.id = c.lab_organization_id WHERE c.oem_organization_id = $1 ORDER BY o.name`,
+      [oemOrgId],
+    );
+    return { list };
+  }
+
+  async saveCertifiedLabs(oemOrgId: number, labCodes: string[]) {
+    await this.db.transaction(async (tx) => {
+      const labIds = await this.labsByCode(tx, labCodes);
+      await tx.query('DELETE FROM oem_certified_labs WHERE oem_organization_id = $1', [oemOrgId]);
+      await tx.query(`INSERT INTO oem_certified_labs (oem_organization_id, lab_organization_id) SELECT $1, unnest($2::bigint[])`, [oemOrgId, labIds]);
+    });
+  }
 }
 

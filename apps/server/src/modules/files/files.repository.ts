@@ -29,6 +29,16 @@ export const filesRepository = {
     );
     return row;
   },
+  /** A file the organization may read: its own, or one of a case sent to it as a laboratory in an order. */
+  async findReadable(db: Queryable, orgId: number, code: string) {
+    const [row] = await db.query<FileRow & { case_code: string }>(
+      `SELECT f.*, c.code AS case_code FROM files f JOIN cases c ON c.id = f.case_id
+        WHERE f.code = $2 AND c.deleted_at IS NULL
+          AND (f.organization_id = $1 OR EXISTS (SELECT 1 FROM orders o WHERE o.case_id = f.case_id AND o.lab_organization_id = $1))`,
+      [orgId, code],
+    );
+    return row;
+  },
   async findByCode(db: Queryable, code: string) {
     const [row] = await db.query<FileRow>(`SELECT * FROM files WHERE code = $1`, [code]);
     return row;

@@ -5,7 +5,7 @@ import { fail } from '../../platform/errors.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { filesRepository, storageRepository } from './files.repository.js';
 
-type LinkPurpose = 'download' | 'viewer';
+export type LinkPurpose = 'download' | 'viewer' | 'attachment';
 
 /** Short-lived, signed links to files, so a browser can fetch them without an access token. */
 export class FileLinks {
@@ -43,7 +43,7 @@ export class FilesService {
 
   /** A grant to download the original (pre-signed on S3, signed route otherwise) and to load the viewer version. */
   async grant(orgId: number, fileCode: string) {
-    const file = await filesRepository.find(this.db, orgId, fileCode);
+    const file = await filesRepository.findReadable(this.db, orgId, fileCode);
     if (!file) fail('NOT_FOUND');
     const ttl = this.config.fileLinkTtlSeconds;
     const base = `${this.config.publicUrl}/api/v2/file`;

@@ -1,0 +1,50 @@
+import ExcelJS from 'exceljs';
+import type { z } from 'zod';
+import type { OrderSummary } from '@portal/contracts';
+import { t } from '../../platform/i18n.js';
+
+type Summary = z.infer<typeof OrderSummary>;
+
+/** A filtered list is exported in one request; beyond this the user narrows the filter. */
+export const ORDER_EXPORT_MAX_ROWS = 50_000;
+
+const COLUMNS = [
+  'orderCode', 'status', 'orderType', 'caseName', 'patientName', 'clinic', 'lab', 'workTypes', 'requestedDeliveryDate', 'shipDate', 'trackingNumber',
+  'estimatedDeliveryDate', 'createdAt',
+] as const;
+
+function cells(o: Summary, lang: string): string[] {
+  const label = (key: string, fallback: string) => {
+    const text = t(lang, key);
+    return text === key.split(':').pop() ? fallback : text;
+  };
+  return [
+    o.orderCode, label(`export:status.${o.status}`, o.status), label(`export:orderType.${o.orderType}`, o.orderType), o.caseName, o.patientName ?? '',
+    o.clinic.name, o.lab.name, o.workTypes.map((w) => t(lang, `treatment.${w}`)).join(', '), o.requestedDeliveryDate ?? '', o.shipDate ?? '',
+    o.trackingNumber ?? '', o.estimatedDeliveryDate ?? '', o.createdAt.slice(0, 10),
+  ];
+}
+
+const header = (lang: string) => COLUMNS.map((c) => t(lang, `export:column.${c}`));
+
+/** Spreadsheet apps run cells that start with these as formulas; a leading quote keeps them text. */
+function csvCell(value: string) {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function ordersCsv(orders: Summary[], lang: string): Buffer {
+  const lines = [header(lang), ...orders.map((o) => cells(o, lang))].map((row) => row.map(csvCell).join(','));
+  // The byte-order mark lets spreadsheet apps read UTF-8 names correctly.
+  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+}
+
+export async function ordersXlsx(orders: Summary[], lang: string): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet(t(lang, 'export:sheet'));
+  sheet.addRow(header(lang)).font = { bold: true };
+  for (const o of orders) sheet.addRow(cells(o, lang));
+  sheet.columns.forEach((col) => { col.width = 18; });
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
