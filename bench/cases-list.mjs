@@ -1,35 +1,15 @@
 // The case list on PostgreSQL with 1,000,000 cases across 1,000 organizations: the default list and a
 // patient search at 32 concurrent connections (p95), against the same SQL run directly (baseline),
 // with the query plans.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { keepAlivePoster, load, planIndexes } from './portal-lib.mjs';
 
 const CASES = Number(process.env.BENCH_CASES ?? 1_000_000);
 const ORGS = 1000;
 const CONCURRENCY = 32;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function load(fn) {
-  const latencies = [];
-  const end = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      await fn();
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  latencies.sort((a, b) => a - b);
-  return { count: latencies.length, rps: latencies.length / SECONDS, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
-}
 
 export async function casesListBench({ adminUrl, start, waitFor, stop, freePort }) {
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -62,17 +42,8 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
 
   const login = await (await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'clinic', password: 'Dental#2026' }) })).json();
   const token = login.data.accessToken;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const post = (path, body) => new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const req = http.request(`${base}/${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => (JSON.parse(text).code === 200 ? resolve() : reject(new Error(text))));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
+  const api = keepAlivePoster(base, CONCURRENCY);
+  const post = (path, body) => api(path, body, token);
   const from = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
   const defaultList = { pageNum: 1, pageSize: 20, sortField: 'scanDate', sortOrder: 'desc', dateFrom: from };
   const search = { pageNum: 1, pageSize: 20, keyword: 'anna' };
@@ -88,7 +59,7 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
     await pool.query({ name: 'bl', text: listSql, values: [clinic, from] });
     await pool.query({ name: 'bc', text: countSql, values: [clinic, from] });
   });
-  const api = await load(() => post('case/list', defaultList));
+  const apiList = await load(() => post('case/list', defaultList));
   const apiSearch = await load(() => post('case/list', search));
   const plan = async (sql, params) => (await db.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join(' | ');
   const listPlan = await plan(listSql, [clinic, from]);
@@ -98,14 +69,14 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
       ORDER BY COALESCE(c.scan_date, c.created_at) DESC, c.id DESC LIMIT 20`,
     [clinic, 'anna', 'anna\u{10FFFF}'],
   );
+  api.close();
   await pool.end();
   await db.end();
   await stop(child);
   await admin.query('DROP DATABASE IF EXISTS portal_bench_cases WITH (FORCE)');
   await admin.end();
-  const idx = (p) => (p.match(/Index (Only )?Scan using (\w+)|Bitmap Index Scan on (\w+)/g) ?? []).join(', ') || 'NO INDEX';
   return [
-    [`case list, default (${CASES.toLocaleString('en')} cases / ${ORGS} orgs), 32 conn`, `p95 ${api.p95.toFixed(1)} ms, p50 ${api.p50.toFixed(1)} ms, ${api.rps.toFixed(0)} req/s`, `same SQL direct: p95 ${sqlOnly.p95.toFixed(1)} ms`, `${api.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); plan: ${idx(listPlan)}`],
-    [`case list, patient search 'anna', 32 conn`, `p95 ${apiSearch.p95.toFixed(1)} ms, p50 ${apiSearch.p50.toFixed(1)} ms, ${apiSearch.rps.toFixed(0)} req/s`, `data load ${loadSeconds.toFixed(0)} s`, `${apiSearch.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); plan: ${idx(searchPlan)}`],
+    [`case list, default (${CASES.toLocaleString('en')} cases / ${ORGS} orgs), 32 conn`, `p95 ${apiList.p95.toFixed(1)} ms, p50 ${apiList.p50.toFixed(1)} ms, ${apiList.rps.toFixed(0)} req/s`, `same SQL direct: p95 ${sqlOnly.p95.toFixed(1)} ms`, `${apiList.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); plan: ${planIndexes(listPlan)}`],
+    [`case list, patient search 'anna', 32 conn`, `p95 ${apiSearch.p95.toFixed(1)} ms, p50 ${apiSearch.p50.toFixed(1)} ms, ${apiSearch.rps.toFixed(0)} req/s`, `data load ${loadSeconds.toFixed(0)} s`, `${apiSearch.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); plan: ${planIndexes(searchPlan)}`],
   ];
 }

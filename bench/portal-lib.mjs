@@ -1,9 +1,10 @@
-// Helpers shared by the viewer, upload and export benchmarks: the portal's API as the clinic,
-// tus uploads through tus-js-client's Node build, synthetic scans, and RSS sampling from /proc.
+// Helpers shared by the benchmarks: the portal's API as the clinic, tus uploads through tus-js-client's
+// Node build, synthetic scans, RSS sampling from /proc, and the closed-loop latency load of the list benchmarks.
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import http from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Upload } from 'tus-js-client';
 
@@ -140,3 +141,103 @@ export async function settledRss(pid) {
 }
 
 export const fmtMB = (b) => `${(b / MB).toFixed(1)} MB`;
+
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Closed-loop load: `concurrency` loops call `fn(n)` back to back for `seconds` (n counts calls across all
+ * loops, for rotating over users). Latencies in ms.
+ */
+export async function load(fn, { concurrency = 32, seconds = BENCH_SECONDS } = {}) {
+  const latencies = [];
+  let n = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      await fn(n++);
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return { count: latencies.length, rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+}
+
+export const fmtLoad = (r) => `p95 ${r.p95.toFixed(1)} ms, p50 ${r.p50.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s`;
+
+/**
+ * POSTs JSON to the API over keep-alive connections (at most `maxSockets`); resolves with `data`,
+ * rejects on anything but code 200. `close()` ends the connections.
+ */
+export function keepAlivePoster(base, maxSockets) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const post = (path, body, token) => new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const req = http.request(`${base}/${path}`, { method: 'POST', agent, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        try {
+          const json = JSON.parse(text);
+          if (json.code === 200) return resolve(json.data);
+        } catch {}
+        reject(new Error(`${path}: ${text.slice(0, 300)}`));
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+  post.close = () => agent.destroy();
+  return post;
+}
+
+/** The index names a query plan's nodes use, e.g. "Index Scan using cases_list_idx", or 'NO INDEX'. */
+export const planIndexes = (plan) => (plan.match(/Index (Only )?Scan (Backward )?using (\w+)|Bitmap Index Scan on (\w+)/g) ?? []).join(', ') || 'NO INDEX';
+
+/** A process's CPU time in ms: the scheduler's exact run time (/proc/PID/schedstat), else utime + stime; null once it has ended. */
+function cpuMs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {}
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+function machineTicks() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { total, busy: total - f[3] - f[4] };
+}
+
+/**
+ * CPU time while a measurement runs, per group of processes (e.g. { server: [pid], postgres: [pids] }), and
+ * what the rest of the machine used meanwhile. stop() gives { ms: { group: CPU ms }, others: CPUs busy
+ * outside the groups on average (0 … cores), cores }.
+ */
+export function cpuAccount(groups) {
+  const cores = availableParallelism();
+  const m0 = machineTicks();
+  const t0 = new Map(Object.values(groups).flat().map((p) => [p, cpuMs(p)]));
+  // A process that ended meanwhile (an idle pooled connection closed, say) counts for nothing.
+  const used = (p) => {
+    const [a, b] = [t0.get(p), cpuMs(p)];
+    return a === null || b === null ? 0 : b - a;
+  };
+  return {
+    stop() {
+      const m1 = machineTicks();
+      const ms = Object.fromEntries(Object.entries(groups).map(([g, pids]) => [g, pids.reduce((s, p) => s + used(p), 0)]));
+      const oursTicks = Object.values(ms).reduce((s, v) => s + v, 0) / 10; // /proc/stat counts in USER_HZ = 100
+      return { ms, others: Math.max(0, ((m1.busy - m0.busy - oursTicks) / (m1.total - m0.total)) * cores), cores };
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { casesListBench } from './cases-list.mjs';
+import { orderListBench } from './order-list.mjs';
 import { ordersBench } from './orders.mjs';
 import { exportBench } from './export.mjs';
 import { uploadBench } from './upload.mjs';
@@ -170,13 +171,14 @@ async function bundle() {
 
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
-  // BENCH_ONLY=bundle, startup, throughput, cases, viewer, upload or export runs one part.
+  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload or export runs one part.
   const only = process.env.BENCH_ONLY;
   if (!only || only === 'bundle') await bundle();
   if (!only || only === 'startup') await startup();
   if (!only || only === 'throughput') await throughput();
   if (!only || only === 'cases') rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (!only || only === 'orders') rows.push(...(await ordersBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (!only || only === 'orderlist') rows.push(...(await orderListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (!only || only === 'viewer') rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
   if (!only || only === 'upload') rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
   if (!only || only === 'export') rows.push(...(await exportBench({ start, waitFor, stop, freePort })));

@@ -77,3 +77,12 @@ INSERT INTO menus (code, parent_code, name, path, icon, show_flag, show_always, 
 INSERT INTO role_menus (role_id, menu_id)
   SELECT r.id, m.id FROM roles r JOIN menus m ON m.code IN ('orders', 'orderDetail', 'orders.edit')
    WHERE r.code IN ('clinic_admin', 'lab_admin');
+--;
+-- The list indexes cover the list filters too, so filtered pages and their totals stay index-only.
+DROP INDEX orders_clinic_list_idx;
+--;
+DROP INDEX orders_lab_list_idx;
+--;
+CREATE INDEX orders_clinic_list_idx ON orders (clinic_organization_id, created_at DESC, id DESC) INCLUDE (status, order_type, partnership_id);
+--;
+CREATE INDEX orders_lab_list_idx ON orders (lab_organization_id, created_at DESC, id DESC) INCLUDE (status, order_type, partnership_id);

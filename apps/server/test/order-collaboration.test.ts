@@ -346,3 +346,36 @@ describe('dashboards', () => {
     expect((await h.call('order/list', { token: dealer.token, body: { pageNum: 1, pageSize: 10 } })).code).toBe(1002);
   });
 });
+
+describe('order list filters', () => {
+  it('filter by status, type, partner and date range, page and sort, each with the right total', async () => {
+    const c = await side(OrgType.Clinic);
+    const [l1, l2] = [await side(OrgType.Lab), await side(OrgType.Lab)];
+    const [p1, p2] = [await partner(c, l1), await partner(c, l2)];
+    const make = async (partnerCode: string, orderType: string) => {
+      const caseCode = (await h.call('case/create', { token: c.token, body: { name: 'F', patientName: 'P' } })).data.caseCode;
+      return (await h.call('order/create', { token: c.token, body: { caseCodes: [caseCode], partnerCode, orderType, workTypes: ['Crown'], teeth: [crown] } })).data.list[0].orderCode as string;
+    };
+    const a = await make(p1, 'restoration');
+    const b = await make(p1, 'implant');
+    const d = await make(p2, 'restoration');
+    await act(l1, [a], 'accept');
+    const list = async (body: Record<string, unknown>) => {
+      const r = await h.call('order/list', { token: c.token, body: { pageNum: 1, pageSize: 10, ...body } });
+      return { total: r.data.total as number, codes: r.data.list.map((o: { orderCode: string }) => o.orderCode) as string[] };
+    };
+    expect(await list({})).toEqual({ total: 3, codes: [d, b, a] });
+    expect(await list({ sortOrder: 'asc' })).toEqual({ total: 3, codes: [a, b, d] });
+    expect(await list({ status: 'accepted' })).toEqual({ total: 1, codes: [a] });
+    expect(await list({ orderType: 'restoration' })).toEqual({ total: 2, codes: [d, a] });
+    expect(await list({ partnerCode: p2 })).toEqual({ total: 1, codes: [d] });
+    expect(await list({ partnerCode: p1, status: 'pending' })).toEqual({ total: 1, codes: [b] });
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await list({ dateFrom: today, dateTo: today })).total).toBe(3);
+    expect(await list({ dateTo: '2020-01-01' })).toEqual({ total: 0, codes: [] });
+    expect(await list({ pageNum: 2, pageSize: 2 })).toEqual({ total: 3, codes: [a] });
+    // The other side of a filter: the laboratory sees only its own.
+    const fromLab = await h.call('order/list', { token: l2.token, body: { pageNum: 1, pageSize: 10 } });
+    expect(fromLab.data.list.map((o: { orderCode: string }) => o.orderCode)).toEqual([d]);
+  });
+});

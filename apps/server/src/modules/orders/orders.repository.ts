@@ -22,23 +22,55 @@ const SELECT = `SELECT o.*, to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS 
 /** The column that scopes a side's orders to the caller's organization. */
 export const scopeColumn = (side: Side) => (side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id');
 
-// The filter both the page and its count use; $1 is the organization.
-const FILTER = `($2::text IS NULL OR o.status = $2) AND ($3::text IS NULL OR o.order_type = $3)
-  AND ($4::text IS NULL OR o.partnership_id = (SELECT id FROM partnerships WHERE code = $4))
-  AND ($5::date IS NULL OR o.created_at >= $5::date) AND ($6::date IS NULL OR o.created_at < $6::date + interval '1 day')`;
-const filterParams = (orgId: number, f: OrderFilter) => [orgId, f.status ?? null, f.orderType ?? null, f.partnerCode ?? null, f.dateFrom ?? null, f.dateTo ?? null];
-const direction = (f: OrderFilter) => (f.sortOrder === 'asc' ? 'ASC' : 'DESC');
+/** The columns a list row needs (no prescription or memo), joined after the page is cut. */
+const SUMMARY = `o.id, o.code, o.order_type, o.status, o.processing, o.work_types, o.share_patient_name, o.tracking_number, o.created_at, o.updated_at,
+       to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
+       to_char(o.estimated_delivery_date, 'YYYY-MM-DD') AS estimated_delivery_date, c.code AS case_code, c.name AS case_name, c.patient_name,
+       co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name`;
+
+/**
+ * The WHERE clause of only the filters given, so each combination is its own prepared statement with a
+ * reusable plan; `x IS NULL OR …` clauses would make PostgreSQL plan every call anew.
+ */
+function filterSql(side: Side, orgId: number, f: OrderFilter) {
+  const params: unknown[] = [orgId];
+  const parts = [`${scopeColumn(side)} = $1`];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    parts.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  if (f.status) add('o.status = ?', f.status);
+  if (f.orderType) add('o.order_type = ?', f.orderType);
+  if (f.partnerCode) add('o.partnership_id = (SELECT id FROM partnerships WHERE code = ?)', f.partnerCode);
+  if (f.dateFrom) add('o.created_at >= ?::date', f.dateFrom);
+  if (f.dateTo) add("o.created_at < ?::date + interval '1 day'", f.dateTo);
+  return { where: parts.join(' AND '), params };
+}
+
+function pageSql(side: Side, orgId: number, f: OrderFilter, limit: number, offset: number) {
+  const { where, params } = filterSql(side, orgId, f);
+  const dir = f.sortOrder === 'asc' ? 'ASC' : 'DESC';
+  params.push(limit, offset);
+  // The page is cut on the list index first; only its rows are joined to cases and organizations.
+  const sql = `SELECT ${SUMMARY} FROM (SELECT * FROM orders o WHERE ${where} ORDER BY o.created_at ${dir}, o.id ${dir} LIMIT $${params.length - 1} OFFSET $${params.length}) o
+      JOIN cases c ON c.id = o.case_id JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
+     ORDER BY o.created_at ${dir}, o.id ${dir}`;
+  return { sql, params, where };
+}
 
 export const ordersRepository = {
   async page(db: Queryable, side: Side, orgId: number, f: OrderFilter, limit: number, offset: number) {
-    return db.query<OrderRow>(
-      `${SELECT} WHERE ${scopeColumn(side)} = $1 AND ${FILTER} ORDER BY o.created_at ${direction(f)}, o.id ${direction(f)} LIMIT $7 OFFSET $8`,
-      [...filterParams(orgId, f), limit, offset],
-    );
+    const { sql, params } = pageSql(side, orgId, f, limit, offset);
+    return db.query<OrderRow>(sql, params);
   },
-  async count(db: Queryable, side: Side, orgId: number, f: OrderFilter) {
-    const [row] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${scopeColumn(side)} = $1 AND ${FILTER}`, filterParams(orgId, f));
-    return row!.total;
+  /** A page and the filtered total in one statement: one round trip, one pooled connection. */
+  async list(db: Queryable, side: Side, orgId: number, f: OrderFilter, limit: number, offset: number) {
+    const { sql, params, where } = pageSql(side, orgId, f, limit, offset);
+    const rows = await db.query<OrderRow & { total: number; id: number | null }>(
+      `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM orders o WHERE ${where}) t LEFT JOIN LATERAL (${sql}) p ON true`,
+      params,
+    );
+    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
   },
   async find(db: Queryable, side: Side, orgId: number, code: string) {
     const [row] = await db.query<OrderRow>(`${SELECT} WHERE o.code = $1 AND ${scopeColumn(side)} = $2`, [code, orgId]);

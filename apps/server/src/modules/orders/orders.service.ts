@@ -140,10 +140,7 @@ export class OrdersService {
 
   async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
     const side = sideOf(auth);
-    const [rows, total] = await Promise.all([
-      ordersRepository.page(this.db, side, auth.organizationId, q, q.pageSize, (q.pageNum - 1) * q.pageSize),
-      ordersRepository.count(this.db, side, auth.organizationId, q),
-    ]);
+    const { total, rows } = await ordersRepository.list(this.db, side, auth.organizationId, q, q.pageSize, (q.pageNum - 1) * q.pageSize);
     return { total, list: rows.map((r) => toSummary(r, side)) };
   }
 
