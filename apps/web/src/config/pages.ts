@@ -22,6 +22,8 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   caseDetail: { path: '/case-management/detail/:id', load: () => import('../features/cases/pages/CaseDetailPage') },
   recycleBin: { path: '/recycle-bin', load: () => import('../features/cases/pages/RecycleBinPage') },
   partnerList: { path: '/partner-management', load: () => import('../features/partners/pages/PartnerListPage') },
+  orderList: { path: '/order-management', load: () => import('../features/orders/pages/OrderListPage') },
+  orderDetail: { path: '/order-management/detail/:id', load: () => import('../features/orders/pages/OrderDetailPage') },
 };
 
 /** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */

@@ -24,6 +24,7 @@ import { ExportDialog } from '../components/ExportDialog';
 import { FileViewer, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
+import { SendToLabButton } from '../../orders/components/SendToLabButton';
 
 /** The message of §4 a file shows while it is not plainly available. */
 function fileMessageKey(f: CaseFile): string | null {
@@ -103,7 +104,8 @@ export default function CaseDetailPage() {
           </Space>
         }
         extra={
-          <Space>
+          <Space wrap>
+            <SendToLabButton caseCodes={[c.caseCode]} />
             <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>

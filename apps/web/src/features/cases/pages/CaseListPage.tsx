@@ -24,6 +24,7 @@ import { confirmDanger } from '../lib/confirm';
 import { afterDialogClosed } from '../lib/afterDialog';
 import { columnSortOrder, initialListState, sorterToSort, toCaseListQuery, type CaseFilters, type CaseListState } from '../lib/caseQuery';
 import { caseDetailPath } from '../lib/paths';
+import { SendToLabButton } from '../../orders/components/SendToLabButton';
 
 export default function CaseListPage() {
   const { t } = useTranslation('cases');
@@ -182,6 +183,7 @@ export default function CaseListPage() {
         >
           {t('delete')}
         </Button>
+        <SendToLabButton caseCodes={selected} onSent={() => setSelected([])} />
         {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
       </Space>
       <Table<CaseSummary>

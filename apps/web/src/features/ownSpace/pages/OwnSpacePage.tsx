@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Col, Row, Spin, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { OrgType } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
 import { useAccess } from '../../../components/Access';
 import { AccountInfoCard } from '../components/AccountInfoCard';
@@ -13,11 +14,12 @@ import { ChangePasswordCard } from '../components/ChangePasswordCard';
 const StoragePanel = lazy(() => import('../../storage/components/StoragePanel'));
 const DentistPanel = lazy(() => import('../../dentists/components/DentistPanel'));
 const DevicesPanel = lazy(() => import('../../devices/components/DevicesPanel'));
+const RequiredFieldsEditor = lazy(() => import('../../orders/components/RequiredFieldsEditor'));
 
-const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners'] as const;
+const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners', 'prescriptions'] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
-const TAB_PERMISSION: Partial<Record<TabKey, string>> = { storage: 'case:view', dentists: 'case:view', scanners: 'device:view' };
+const TAB_PERMISSION: Partial<Record<TabKey, string>> = { storage: 'case:view', dentists: 'case:view', scanners: 'device:view', prescriptions: 'order:view' };
 
 export default function OwnSpacePage() {
   const { user } = useSession();
@@ -27,6 +29,8 @@ export default function OwnSpacePage() {
   if (!user) return null;
   const allowed = (key: TabKey) => {
     const permission = TAB_PERMISSION[key];
+    // Prescription requirements are what a laboratory asks of the clinics sending to it.
+    if (key === 'prescriptions' && user.organization.type !== OrgType.Lab) return false;
     return !permission || can(permission);
   };
   const requested = params.get('tab');
@@ -69,6 +73,11 @@ export default function OwnSpacePage() {
           children: panel(<DentistPanel />),
         },
         { key: 'scanners' as TabKey, label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>, children: panel(<DevicesPanel />) },
+        {
+          key: 'prescriptions' as TabKey,
+          label: <span data-testid="own-tab-prescriptions">{t('tabs.prescriptions')}</span>,
+          children: panel(<RequiredFieldsEditor />),
+        },
       ].filter((item) => allowed(item.key))}
     />
   );

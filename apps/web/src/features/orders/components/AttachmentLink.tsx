@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { Button } from 'antd';
+import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
+import { formatSize } from '@portal/contracts';
+import { attachmentLink } from '../api/attachmentLink';
+import type { OrderAttachment } from '../api/types';
+import { downloadUrl } from '../lib/download';
+
+/** An order attachment: the link is signed and short-lived, so it is asked for on click. */
+export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) {
+  const [busy, setBusy] = useState(false);
+  const open = async () => {
+    setBusy(true);
+    try {
+      const link = await attachmentLink(attachment.code);
+      downloadUrl(link.url, attachment.name);
+    } catch {
+      /* lib/http has shown why */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button
+      size="small"
+      type="link"
+      icon={<PaperClipOutlined />}
+      loading={busy}
+      data-testid={`attachment-${attachment.code}`}
+      onClick={() => void open()}
+      style={{ paddingInline: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
+    >
+      {attachment.name} ({formatSize(attachment.size, 1)})
+    </Button>
+  );
+}

@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react';
+import { Button, Empty, Modal, Space, Tag, Typography } from 'antd';
+import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
+import EyeOutlined from '@ant-design/icons/EyeOutlined';
+import { useTranslation } from 'react-i18next';
+import { FILE_KINDS, formatSize } from '@portal/contracts';
+import { notify } from '../../../lib/notify';
+import { useBackClose } from '../../../lib/useBackClose';
+import { downloadGrant } from '../../cases/api/downloadGrant';
+import { FileViewer, isViewable } from '../../cases/components/FileViewer';
+import type { CaseFile } from '../api/types';
+import { downloadUrl } from '../lib/download';
+import { PlainList } from './PlainList';
+
+/** The case's scans and files as the order carries them, grouped by kind; models open in the 3D viewer. */
+export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
+  const { t } = useTranslation('orders');
+  const { t: tc } = useTranslation('cases');
+  const [viewing, setViewing] = useState<CaseFile[] | null>(null);
+  useBackClose(viewing !== null, () => setViewing(null));
+  const groups = useMemo(() => FILE_KINDS.map((kind) => ({ kind, files: files.filter((f) => f.kind === kind) })).filter((g) => g.files.length > 0), [files]);
+
+  const download = async (f: CaseFile) => {
+    try {
+      const g = await downloadGrant(f.fileCode);
+      downloadUrl(g.url, f.name);
+    } catch {
+      notify.error(tc('file.invalidLink'));
+    }
+  };
+
+  if (groups.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('files.none')} />;
+  return (
+    <div data-testid="order-files">
+      {groups.map(({ kind, files: group }) => {
+        const models = kind === 'model' ? group.filter(isViewable) : [];
+        return (
+          <div key={kind} data-testid={`order-file-group-${kind}`} style={{ marginBottom: 16 }}>
+            <Space style={{ marginBottom: 8 }}>
+              <Typography.Title level={5} style={{ margin: 0 }}>
+                {tc(`kind.${kind}`)} ({group.length})
+              </Typography.Title>
+              {models.length > 1 ? (
+                <Button size="small" icon={<EyeOutlined />} data-testid="order-file-view-models" onClick={() => setViewing(models)}>
+                  {tc('file.viewAllModels')}
+                </Button>
+              ) : null}
+            </Space>
+            <PlainList
+              items={group}
+              itemKey={(f) => f.fileCode}
+              itemProps={(f) => ({ 'data-testid': `order-file-${f.fileCode}` })}
+              renderItem={(f) => (
+                <>
+                  <Space wrap>
+                    <Typography.Text>{f.name}</Typography.Text>
+                    <Tag>{f.format.toUpperCase()}</Tag>
+                    {f.jaw ? <Tag color="blue">{tc(`jaw.${f.jaw}`)}</Tag> : null}
+                    <Typography.Text type="secondary">{formatSize(f.size)}</Typography.Text>
+                  </Space>
+                  <Space wrap>
+                    <Button size="small" icon={<EyeOutlined />} disabled={!isViewable(f)} data-testid={`order-file-open-${f.fileCode}`} onClick={() => setViewing([f])}>
+                      {tc('file.view')}
+                    </Button>
+                    <Button
+                      size="small"
+                      icon={<DownloadOutlined />}
+                      disabled={f.uploadTag === 'uploading' || f.uploadTag === 'uploadFail'}
+                      data-testid={`order-file-download-${f.fileCode}`}
+                      onClick={() => void download(f)}
+                    >
+                      {tc('file.download')}
+                    </Button>
+                  </Space>
+                </>
+              )}
+            />
+          </div>
+        );
+      })}
+      <Modal
+        open={viewing !== null}
+        title={viewing?.length === 1 ? viewing[0]!.name : tc('file.viewAllModels')}
+        footer={null}
+        width="min(1100px, 95vw)"
+        onCancel={() => setViewing(null)}
+        destroyOnHidden
+      >
+        <div data-testid="order-file-viewer">{viewing ? <FileViewer key={viewing.map((f) => f.fileCode).join(',')} files={viewing} /> : null}</div>
+      </Modal>
+    </div>
+  );
+}

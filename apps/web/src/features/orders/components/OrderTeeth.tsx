@@ -1,0 +1,50 @@
+import { Col, Empty, Row, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { toothLabel, type ToothNumberingSystem } from '@portal/contracts';
+import type { ToothItem } from '../api/types';
+import { sortTeeth } from '../lib/teeth';
+import { ToothChart } from './ToothChart';
+
+const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
+
+/** An order's prescription: the chart with the chosen teeth and, per tooth, what the laboratory is to make. */
+export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; system: ToothNumberingSystem }) {
+  const { t } = useTranslation('orders');
+  if (teeth.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
+  const ordered = sortTeeth(teeth.map((i) => i.number)).map((n) => teeth.find((i) => i.number === n)!);
+  const text = (v: string | undefined) => v || '—';
+  const columns: ColumnsType<ToothItem> = [
+    { title: t('tooth.number'), key: 'number', fixed: 'left', render: (_, r) => <strong data-testid={`order-tooth-label-${r.number}`}>{toothLabel(r.number, system)}</strong> },
+    { title: t('tooth.shade'), key: 'shade', render: (_, r) => text(r.shade) },
+    { title: t('tooth.crownCategory'), key: 'crownCategory', render: (_, r) => text(r.crownCategory) },
+    { title: t('tooth.crownType'), key: 'crownType', render: (_, r) => text(r.crownType) },
+    { title: t('tooth.material'), key: 'material', render: (_, r) => text(r.material) },
+    { title: t('tooth.method'), key: 'method', render: (_, r) => (r.method ? t(`method.${r.method}`) : '—') },
+    {
+      title: t('tooth.details'),
+      key: 'flags',
+      render: (_, r) => FLAGS.filter((f) => r[f]).map((f) => <Tag key={f}>{t(`tooth.${f}`)}</Tag>),
+    },
+  ];
+  return (
+    <Row gutter={[16, 16]} data-testid="order-teeth">
+      <Col xs={24} xxl={9}>
+        <div style={{ maxWidth: 360, margin: '0 auto' }}>
+          <ToothChart selected={ordered.map((i) => i.number)} system={system} />
+        </div>
+      </Col>
+      <Col xs={24} xxl={15}>
+        <Table<ToothItem>
+          rowKey="number"
+          size="small"
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          columns={columns}
+          dataSource={ordered}
+          onRow={(r) => ({ 'data-testid': `order-tooth-${r.number}` }) as React.HTMLAttributes<HTMLElement>}
+        />
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,44 @@
+import { lazy, Suspense, useState } from 'react';
+import { Button, type ButtonProps } from 'antd';
+import SendOutlined from '@ant-design/icons/SendOutlined';
+import { useTranslation } from 'react-i18next';
+import { OrgType } from '@portal/contracts';
+import { useAccess } from '../../../components/Access';
+import { useSession } from '../../../lib/session';
+
+// The dialog (tooth chart, editor, rules) is its own chunk: the case pages only carry this button.
+const SendToLabDialog = lazy(() => import('./SendToLabDialog'));
+
+/**
+ * "Send to lab" for the case pages: shown to clinic users who may edit orders. The dialog stays mounted
+ * once loaded, so it can offer to open the new order after it closes.
+ */
+export function SendToLabButton({ caseCodes, onSent, ...props }: { caseCodes: string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
+  const { t } = useTranslation('orders');
+  const { user } = useSession();
+  const can = useAccess();
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  if (user?.organization.type !== OrgType.Clinic || !can('order:edit')) return null;
+  return (
+    <>
+      <Button
+        icon={<SendOutlined />}
+        data-testid="send-to-lab"
+        disabled={caseCodes.length === 0}
+        {...props}
+        onClick={() => {
+          setLoaded(true);
+          setOpen(true);
+        }}
+      >
+        {t('send.button')}
+      </Button>
+      {loaded ? (
+        <Suspense fallback={null}>
+          <SendToLabDialog open={open} caseCodes={caseCodes} onClose={() => setOpen(false)} onSent={onSent} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

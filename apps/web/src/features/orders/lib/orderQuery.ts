@@ -1,0 +1,57 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import type { ExportFormat, OrderExportInput, OrderQuery, OrderStatus } from '../api/types';
+
+export type SortOrder = 'desc' | 'asc';
+
+/** What the filter bar holds; mapped to the list request by `toOrderListQuery`. */
+export interface OrderFilters {
+  range: [Dayjs, Dayjs] | null;
+  status?: OrderStatus;
+  orderType?: string;
+  partnerCode?: string;
+}
+
+export interface OrderListState {
+  filters: OrderFilters;
+  pageNum: number;
+  pageSize: number;
+  sortOrder: SortOrder;
+}
+
+/** The last `days` days up to today (local preference orderDateRangeDays); a bad value means 30. */
+export function defaultRange(days: number, now: Dayjs = dayjs()): [Dayjs, Dayjs] {
+  const n = Number.isFinite(days) && days > 0 ? Math.floor(days) : 30;
+  return [now.subtract(n, 'day').startOf('day'), now.endOf('day')];
+}
+
+export function initialOrderListState(days: number, now?: Dayjs): OrderListState {
+  return { filters: { range: defaultRange(days, now) }, pageNum: 1, pageSize: 20, sortOrder: 'desc' };
+}
+
+function filterBody(f: OrderFilters): Omit<OrderQuery, 'pageNum' | 'pageSize'> {
+  const q: Omit<OrderQuery, 'pageNum' | 'pageSize'> = {};
+  if (f.status) q.status = f.status;
+  const type = f.orderType?.trim();
+  if (type) q.orderType = type;
+  if (f.partnerCode) q.partnerCode = f.partnerCode;
+  if (f.range) {
+    q.dateFrom = f.range[0].format('YYYY-MM-DD');
+    q.dateTo = f.range[1].format('YYYY-MM-DD');
+  }
+  return q;
+}
+
+/** Filter bar + paging + sort → the order/list body; empty filters are left out. */
+export function toOrderListQuery(s: OrderListState): OrderQuery {
+  return { pageNum: s.pageNum, pageSize: s.pageSize, sortOrder: s.sortOrder, ...filterBody(s.filters) };
+}
+
+/** The same filters and sort without paging: the export holds every matching order. */
+export function toOrderExportBody(s: OrderListState, format: ExportFormat): OrderExportInput {
+  return { sortOrder: s.sortOrder, ...filterBody(s.filters), format };
+}
+
+/** antd's column sort order → the list's; no sort means the newest first. */
+export function sortOrderOf(order: 'ascend' | 'descend' | null | undefined): SortOrder {
+  return order === 'ascend' ? 'asc' : 'desc';
+}

@@ -1,0 +1,185 @@
+import { Button, Card, Col, Descriptions, Result, Row, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { normalizeToothNumbering, type ToothNumberingSystem } from '@portal/contracts';
+import { useAccess } from '../../../components/Access';
+import { useSession } from '../../../lib/session';
+import { TreatmentTags } from '../../cases/components/CaseTags';
+import { caseDetailPath } from '../../cases/lib/paths';
+import { orderDetailQuery } from '../api/orderDetail';
+import type { OrderDetail, OrderEvent } from '../api/types';
+import { OrderAttachments } from '../components/OrderAttachments';
+import { OrderFiles } from '../components/OrderFiles';
+import { OrderStatusTag } from '../components/OrderStatusTag';
+import { OrderTeeth } from '../components/OrderTeeth';
+import { OrderThread } from '../components/OrderThread';
+import { PatientName } from '../components/PatientName';
+import { useOrderActions } from '../components/useOrderActions';
+import { allowedActions, sideOf, STATUS_COLORS, type Side } from '../lib/orderRules';
+import { ORDER_LIST_PATH } from '../lib/paths';
+
+const dateTime = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
+
+/** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
+export default function OrderDetailPage() {
+  const { t } = useTranslation('orders');
+  const { id = '' } = useParams();
+  const { user } = useSession();
+  const side = sideOf(user?.organization.type);
+  const detail = useQuery({ ...orderDetailQuery(id), enabled: id !== '' && side !== null });
+
+  if (!side) return <Result status="403" title={t('noAccess')} data-testid="orders-no-access" />;
+  if (detail.isPending) return <Spin data-testid="order-detail-loading" />;
+  if (!detail.data) {
+    return (
+      <Result
+        status="warning"
+        title={t('notFound')}
+        extra={
+          <Link to={ORDER_LIST_PATH}>
+            <Button>{t('backToList')}</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  return <OrderView order={detail.data} side={side} system={normalizeToothNumbering(user?.toothNumberingSystem)} />;
+}
+
+function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side; system: ToothNumberingSystem }) {
+  const { t } = useTranslation('orders');
+  const can = useAccess();
+  const actions = useOrderActions({ nameOf: () => o.caseName });
+  const available = can('order:edit') ? allowedActions(o, side) : [];
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="order-detail" data-order-code={o.orderCode}>
+      <Card
+        title={
+          <Space wrap>
+            <Link to={ORDER_LIST_PATH} aria-label={t('backToList')}>
+              <ArrowLeftOutlined />
+            </Link>
+            <span data-testid="order-detail-title">{o.caseName}</span>
+            <OrderStatusTag status={o.status} processing={o.processing} />
+          </Space>
+        }
+        extra={
+          available.length ? (
+            <Space wrap>
+              {available.map((a) => (
+                <Button
+                  key={a}
+                  data-testid={`order-action-${a}`}
+                  type={a === 'reject' || a === 'cancel' ? 'default' : 'primary'}
+                  danger={a === 'reject' || a === 'cancel'}
+                  disabled={actions.busyAction !== null}
+                  loading={actions.busyAction === a}
+                  onClick={() => actions.start(a, [o.orderCode])}
+                >
+                  {t(`action.${a}`)}
+                </Button>
+              ))}
+            </Space>
+          ) : null
+        }
+      >
+        <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
+          <Descriptions.Item label={t('field.orderCode')}>
+            <Typography.Text copyable>{o.orderCode}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.case')}>
+            {/* Only the clinic owns the case; the laboratory reads it through the order. */}
+            {side === 'clinic' ? <Link to={caseDetailPath(o.caseCode)}>{o.caseName}</Link> : o.caseName}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.patientName')}>
+            <span data-testid="order-patient">
+              <PatientName name={o.patientName} />
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={side === 'clinic' ? t('field.lab') : t('field.clinic')}>
+            <span data-testid="order-partner">{side === 'clinic' ? o.lab.name : o.clinic.name}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.orderType')}>{t(`orderType.${o.orderType}`, { defaultValue: o.orderType })}</Descriptions.Item>
+          <Descriptions.Item label={t('field.workTypes')}>
+            <TreatmentTags treatments={o.workTypes} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.createdAt')}>{dateTime(o.createdAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('field.requestedDeliveryDate')}>{o.requestedDeliveryDate ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.updatedAt')}>{dateTime(o.updatedAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('field.shipDate')}>{o.shipDate ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.trackingNumber')}>
+            <span data-testid="order-tracking">{o.trackingNumber ? <Typography.Text copyable>{o.trackingNumber}</Typography.Text> : '—'}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.estimatedDeliveryDate')}>{o.estimatedDeliveryDate ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.sharePatientName')}>
+            <Tag color={o.sharePatientName ? 'green' : 'default'} data-testid="order-share-name" data-shared={o.sharePatientName ? 'true' : 'false'}>
+              {o.sharePatientName ? t('share.on') : t('share.off')}
+            </Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('field.memo')} span="filled">
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }} data-testid="order-memo">
+              {o.memo || '—'}
+            </Typography.Paragraph>
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={15}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            <Card title={t('teeth.title')}>
+              <OrderTeeth teeth={o.teeth} system={system} />
+            </Card>
+            <Card title={t('files.title', { count: o.files.length })}>
+              <OrderFiles files={o.files} />
+            </Card>
+            <Card title={t('attachment.title', { count: o.attachments.length })}>
+              <OrderAttachments orderCode={o.orderCode} attachments={o.attachments} />
+            </Card>
+          </Space>
+        </Col>
+        <Col xs={24} xl={9}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            <Card title={t('thread.title')}>
+              <OrderThread orderCode={o.orderCode} />
+            </Card>
+            <Card title={t('timeline.title')}>
+              <Timeline data-testid="order-timeline" items={o.events.map((e, i) => ({ key: i, color: eventColor(e), content: <EventLine event={e} /> }))} />
+            </Card>
+          </Space>
+        </Col>
+      </Row>
+      {actions.element}
+    </Space>
+  );
+}
+
+function eventColor(e: OrderEvent): string {
+  const to = e.to as keyof typeof STATUS_COLORS;
+  const c = STATUS_COLORS[to];
+  // Timeline dots take plain colour names; antd's tag presets 'gold'/'purple' are fine, 'default' is not.
+  return !c || c === 'default' ? 'gray' : c;
+}
+
+function EventLine({ event: e }: { event: OrderEvent }) {
+  const { t } = useTranslation('orders');
+  return (
+    <div data-testid="order-event" data-action={e.action}>
+      <Typography.Text strong>{t(`event.${e.action}`, { defaultValue: e.action })}</Typography.Text>
+      <div>
+        <Typography.Text type="secondary">
+          {[e.actorName, e.actorOrganization].filter(Boolean).join(' · ')} · <time dateTime={e.at}>{dateTime(e.at)}</time>
+        </Typography.Text>
+      </div>
+      {e.reason ? (
+        <div data-testid="order-event-reason">
+          <Typography.Text>{t('timeline.reason', { reason: e.reason })}</Typography.Text>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,223 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, DatePicker, Empty, Result, Select, Space, Table, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { SorterResult } from 'antd/es/table/interface';
+import ExportOutlined from '@ant-design/icons/ExportOutlined';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { ORDER_STATUSES } from '@portal/contracts';
+import { useAccess } from '../../../components/Access';
+import { getPrefs } from '../../../lib/prefs';
+import { useSession } from '../../../lib/session';
+import { TreatmentTags } from '../../cases/components/CaseTags';
+import { acceptedPartnersQuery } from '../api/acceptedPartners';
+import { listOrdersQuery } from '../api/listOrders';
+import type { OrderStatus, OrderSummary } from '../api/types';
+import { OrderExportDialog } from '../components/OrderExportDialog';
+import { OrderStatusTag } from '../components/OrderStatusTag';
+import { PatientName } from '../components/PatientName';
+import { useOrderActions } from '../components/useOrderActions';
+import { initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery, type OrderFilters, type OrderListState } from '../lib/orderQuery';
+import { commonActions, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
+import { orderDetailPath } from '../lib/paths';
+
+/** Orders (§2), for both sides: a clinic follows what it sent, a laboratory works through what it received. */
+export default function OrderListPage() {
+  const { user } = useSession();
+  const { t } = useTranslation('orders');
+  const side = sideOf(user?.organization.type);
+  if (!side) return <Result status="403" title={t('noAccess')} data-testid="orders-no-access" />;
+  return <OrderList side={side} />;
+}
+
+function OrderList({ side }: { side: Side }) {
+  const { t } = useTranslation('orders');
+  const navigate = useNavigate();
+  const can = useAccess();
+  const [state, setState] = useState<OrderListState>(() => initialOrderListState(getPrefs().orderDateRangeDays));
+  const [selected, setSelected] = useState<OrderSummary[]>([]);
+  const [exportOpen, setExportOpen] = useState(false);
+  const query = useMemo(() => toOrderListQuery(state), [state]);
+  const list = useQuery(listOrdersQuery(query));
+  const partners = useQuery(acceptedPartnersQuery());
+  const rows = list.data?.list ?? [];
+
+  const actions = useOrderActions({
+    nameOf: (code) => selected.find((o) => o.orderCode === code)?.caseName,
+    onDone: () => setSelected([]),
+  });
+  const allowed = commonActions(selected, side);
+  const setFilters = (patch: Partial<OrderFilters>) => setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
+
+  const columns: ColumnsType<OrderSummary> = [
+    {
+      title: t('field.case'),
+      key: 'case',
+      render: (_, r) => (
+        <Space orientation="vertical" size={0}>
+          <Link to={orderDetailPath(r.orderCode)} data-testid={`order-link-${r.orderCode}`}>
+            {r.caseName}
+          </Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.orderCode}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: t('field.patientName'), key: 'patientName', render: (_, r) => <PatientName name={r.patientName} /> },
+    { title: side === 'clinic' ? t('field.lab') : t('field.clinic'), key: 'partner', render: (_, r) => (side === 'clinic' ? r.lab.name : r.clinic.name) },
+    { title: t('field.orderType'), key: 'orderType', render: (_, r) => t(`orderType.${r.orderType}`, { defaultValue: r.orderType }) },
+    { title: t('field.workTypes'), key: 'workTypes', render: (_, r) => <TreatmentTags treatments={r.workTypes} /> },
+    { title: t('field.status'), key: 'status', render: (_, r) => <OrderStatusTag status={r.status} processing={r.processing} /> },
+    { title: t('field.requestedDeliveryDate'), key: 'requestedDeliveryDate', render: (_, r) => r.requestedDeliveryDate ?? '—' },
+    { title: t('field.trackingNumber'), key: 'trackingNumber', render: (_, r) => r.trackingNumber ?? '—' },
+    {
+      title: t('field.createdAt'),
+      key: 'createdAt',
+      sorter: true,
+      sortDirections: ['descend', 'ascend'],
+      sortOrder: state.sortOrder === 'asc' ? 'ascend' : 'descend',
+      render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm'),
+    },
+  ];
+
+  const batchButton = (a: ReturnType<typeof sideActions>[number]) => {
+    const ok = allowed.includes(a);
+    const button = (
+      <Button
+        key={a}
+        data-testid={`orders-batch-${a}`}
+        danger={a === 'reject' || a === 'cancel'}
+        type={a === 'accept' || a === 'complete' ? 'primary' : 'default'}
+        disabled={!ok || actions.busyAction !== null}
+        loading={actions.busyAction === a}
+        onClick={() => actions.start(a, selected.map((o) => o.orderCode))}
+      >
+        {t(`action.${a}`)}
+      </Button>
+    );
+    // Say why a button is off once something is selected: a disabled button alone does not tell.
+    return selected.length > 0 && !ok ? (
+      <Tooltip key={a} title={t('batch.notForAll')}>
+        <span>{button}</span>
+      </Tooltip>
+    ) : (
+      button
+    );
+  };
+
+  return (
+    <Card
+      title={t('title')}
+      data-testid="orders-page"
+      data-side={side}
+      extra={
+        <Button icon={<ExportOutlined />} data-testid="order-export" onClick={() => setExportOpen(true)}>
+          {t('export.button')}
+        </Button>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <DatePicker.RangePicker
+          data-testid="orders-filter-range"
+          aria-label={t('filter.range')}
+          value={state.filters.range}
+          onChange={(v) => setFilters({ range: v && v[0] && v[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null })}
+          allowClear
+        />
+        <Select
+          data-testid="orders-filter-status"
+          aria-label={t('filter.status')}
+          allowClear
+          placeholder={t('filter.status')}
+          style={{ minWidth: 160 }}
+          value={state.filters.status}
+          onChange={(v?: OrderStatus) => setFilters({ status: v })}
+          options={ORDER_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        />
+        <Select
+          data-testid="orders-filter-type"
+          aria-label={t('filter.orderType')}
+          allowClear
+          placeholder={t('filter.orderType')}
+          style={{ minWidth: 160 }}
+          value={state.filters.orderType}
+          onChange={(v?: string) => setFilters({ orderType: v })}
+          options={ORDER_TYPES.map((s) => ({ value: s, label: t(`orderType.${s}`) }))}
+        />
+        <Select
+          data-testid="orders-filter-partner"
+          aria-label={side === 'clinic' ? t('filter.lab') : t('filter.clinic')}
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={side === 'clinic' ? t('filter.lab') : t('filter.clinic')}
+          style={{ minWidth: 200 }}
+          loading={partners.isPending}
+          value={state.filters.partnerCode}
+          onChange={(v?: string) => setFilters({ partnerCode: v })}
+          options={(partners.data ?? []).map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
+        />
+      </Space>
+      {can('order:edit') ? (
+        <Space wrap style={{ marginBottom: 16 }} data-testid="orders-batch">
+          {sideActions(side).map(batchButton)}
+          {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+        </Space>
+      ) : null}
+      <Table<OrderSummary>
+        data-testid="orders-table"
+        rowKey="orderCode"
+        size="middle"
+        scroll={{ x: 'max-content' }}
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={rows}
+        locale={{ emptyText: <Empty description={list.isPending ? t('loading') : t('empty')} /> }}
+        rowSelection={
+          can('order:edit')
+            ? {
+                selectedRowKeys: selected.map((o) => o.orderCode),
+                preserveSelectedRowKeys: true,
+                onChange: (_keys, picked) => setSelected(picked.filter((o): o is OrderSummary => Boolean(o))),
+                getCheckboxProps: (r) =>
+                  ({ 'data-testid': `order-select-${r.orderCode}`, 'aria-label': t('selectOrder', { name: r.caseName }) }) as Record<string, string>,
+              }
+            : undefined
+        }
+        onRow={(r) =>
+          ({
+            'data-testid': `order-row-${r.orderCode}`,
+            'data-status': r.status,
+            style: { cursor: 'pointer' },
+            onClick: (e: React.MouseEvent<HTMLElement>) => {
+              // The checkbox cell and the link handle their own clicks.
+              if ((e.target as HTMLElement).closest('.ant-table-selection-column, a')) return;
+              void navigate(orderDetailPath(r.orderCode));
+            },
+          }) as React.HTMLAttributes<HTMLElement>
+        }
+        onChange={(pagination, _filters, sorter, extra) => {
+          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<OrderSummary> | undefined;
+          setState((prev) => ({
+            ...prev,
+            sortOrder: sortOrderOf(s?.order),
+            pageNum: extra.action === 'sort' ? 1 : pagination.current ?? 1,
+            pageSize: pagination.pageSize ?? prev.pageSize,
+          }));
+        }}
+        pagination={{
+          current: state.pageNum,
+          pageSize: state.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('total', { count: total }),
+        }}
+      />
+      {actions.element}
+      <OrderExportDialog open={exportOpen} body={(format) => toOrderExportBody(state, format)} onClose={() => setExportOpen(false)} />
+    </Card>
+  );
+}
+

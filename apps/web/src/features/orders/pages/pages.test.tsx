@@ -1,0 +1,523 @@
+// @vitest-environment jsdom
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import dayjs from 'dayjs';
+import type { UserInfo } from '@portal/contracts';
+import type { OrderDetail, OrderMessage, OrderSummary } from '../api/types';
+import '../../../test/dom-shims';
+
+// jsdom computes a style by matching every rule antd injected (hundreds of kB here) against the element, and the
+// popups' position watchers ask for it on every ancestor: seconds per render in the send dialog. These tests read no
+// computed style, so the inline style stands in for it.
+const computedStyle = window.getComputedStyle;
+beforeAll(() => {
+  window.getComputedStyle = ((el: Element) => (el as HTMLElement).style) as typeof window.getComputedStyle;
+});
+afterAll(() => {
+  window.getComputedStyle = computedStyle;
+});
+// The first test of the file also pays for loading antd's components.
+vi.setConfig({ testTimeout: 60_000 });
+
+// The server: each test decides what a path answers; unanswered calls stay pending.
+const calls: { path: string; body: unknown }[] = [];
+let answer: (path: string, body: unknown) => Promise<unknown> = () => new Promise(() => {});
+vi.mock('../../../lib/http', () => ({
+  http: {
+    post: (path: string, body: unknown) => {
+      calls.push({ path, body });
+      return answer(path, body);
+    },
+    get: () => new Promise(() => {}),
+  },
+  ApiError: class extends Error {},
+  CLIENT_CODES: { network: -1, timeout: -2, canceled: -3 },
+  errorText: () => null,
+}));
+
+const summary = (o: Partial<OrderSummary> & { orderCode: string }): OrderSummary => ({
+  orderType: 'restoration',
+  status: 'pending',
+  processing: false,
+  caseCode: `case-${o.orderCode}`,
+  caseName: `Case ${o.orderCode}`,
+  patientName: 'Ann Smith',
+  clinic: { code: 'c1', name: 'Smile Clinic' },
+  lab: { code: 'l1', name: 'Alpha Lab' },
+  workTypes: ['Crown'],
+  requestedDeliveryDate: null,
+  shipDate: null,
+  trackingNumber: null,
+  estimatedDeliveryDate: null,
+  createdAt: '2025-05-01T10:00:00Z',
+  updatedAt: '2025-05-01T10:00:00Z',
+  ...o,
+});
+
+async function signInAs(orgType: number, opts: { permissions?: string[]; teeth?: 'fdi' | 'universal' } = {}) {
+  const { setProfile } = await import('../../../lib/session');
+  setProfile(
+    {
+      userCode: 'u1',
+      toothNumberingSystem: opts.teeth ?? 'fdi',
+      organization: { code: 'me', name: 'Me', type: orgType, region: 'eu', status: 1 },
+    } as unknown as UserInfo,
+    [],
+    opts.permissions ?? ['order:view', 'order:edit'],
+  );
+}
+
+let root: Root | null = null;
+let host: HTMLDivElement | null = null;
+beforeEach(() => {
+  calls.length = 0;
+  answer = () => new Promise(() => {});
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+async function render(path: string, routePath: string, element: React.ReactNode, seed: (qc: QueryClient) => void = () => {}) {
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  seed(qc);
+  const router = createMemoryRouter([{ path: routePath, element }, { path: '*', element: <div data-testid="elsewhere" /> }], { initialEntries: [path] });
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () => {
+    root!.render(
+      <QueryClientProvider client={qc}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  });
+  return { qc, router };
+}
+
+const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+const flush = (ms = 0) => act(async () => void (await new Promise((r) => setTimeout(r, ms))));
+async function click(node: Element | null) {
+  expect(node).not.toBeNull();
+  // SVG elements have no click(): dispatch the event as a browser would.
+  await act(async () => void node!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true })));
+  await flush();
+}
+async function type(node: Element | null, value: string) {
+  expect(node).not.toBeNull();
+  const input = node as HTMLInputElement | HTMLTextAreaElement;
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
+  await act(async () => {
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+/** Opens an antd Select by its test id and clicks the option with this text. */
+async function pick(testId: string, text: string) {
+  const select = $(testId);
+  expect(select).not.toBeNull();
+  await act(async () => void select!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true })));
+  await flush();
+  const options = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')];
+  const option = options.find((o) => o.textContent === text) ?? null;
+  expect(option, `option ${text} in ${options.map((o) => o.textContent).join(', ')}`).not.toBeNull();
+  await click(option);
+}
+const lastCall = (path: string) => calls.filter((c) => c.path === path).at(-1)?.body;
+
+async function listKey() {
+  const { initialOrderListState, toOrderListQuery } = await import('../lib/orderQuery');
+  const { getPrefs } = await import('../../../lib/prefs');
+  return ['orders', 'list', toOrderListQuery(initialOrderListState(getPrefs().orderDateRangeDays))];
+}
+const partnersKey = ['partners', 'list', { tab: 'mine', pageNum: 1, pageSize: 100 }];
+const partnerPage = {
+  total: 2,
+  list: [
+    { partnerCode: 'P-ALPHA', status: 1, organization: { code: 'l1', name: 'Alpha Lab', type: 3, city: null, country: null }, initiatedByMe: true, invitedEmail: null, createdAt: '', updatedAt: '' },
+    { partnerCode: 'P-BETA', status: 1, organization: { code: 'l2', name: 'Beta Lab', type: 3, city: null, country: null }, initiatedByMe: true, invitedEmail: null, createdAt: '', updatedAt: '' },
+  ],
+};
+
+describe('order list', () => {
+  const OrderListPage = async () => (await import('./OrderListPage')).default;
+
+  it('renders the rows and sends the filters and sort in the list body', async () => {
+    await signInAs(3);
+    const key = await listKey();
+    const Page = await OrderListPage();
+    await render('/order-management', '/order-management', <Page />, (qc) => {
+      qc.setQueryData(key, { total: 2, list: [summary({ orderCode: 'O1', status: 'shipped', trackingNumber: 'TRK-9' }), summary({ orderCode: 'O2', patientName: null })] });
+      qc.setQueryData(partnersKey, partnerPage);
+    });
+    expect($('orders-table')).not.toBeNull();
+    expect($('order-row-O1')?.textContent).toContain('Case O1');
+    expect($('order-row-O1')?.textContent).toContain('Ann Smith');
+    expect($('order-row-O1')?.textContent).toContain('TRK-9');
+    expect($('order-row-O1')?.querySelector('[data-testid="order-status"]')?.getAttribute('data-status')).toBe('shipped');
+    // The laboratory was not given this patient's name.
+    expect($('order-row-O2')?.querySelector('[data-testid="patient-hidden"]')).not.toBeNull();
+    // The lab's own batch actions are offered; the clinic's are not.
+    expect($('orders-batch-accept')).not.toBeNull();
+    expect($('orders-batch-cancel')).toBeNull();
+
+    const base = key[2] as Record<string, unknown>;
+    await pick('orders-filter-status', 'status.shipped');
+    expect(lastCall('order/list')).toEqual({ ...base, status: 'shipped' });
+    await pick('orders-filter-partner', 'Beta Lab');
+    expect(lastCall('order/list')).toEqual({ ...base, status: 'shipped', partnerCode: 'P-BETA' });
+    await pick('orders-filter-type', 'orderType.implant');
+    expect(lastCall('order/list')).toEqual({ ...base, status: 'shipped', partnerCode: 'P-BETA', orderType: 'implant' });
+
+    // Sorting by creation time asks the server, oldest first.
+    await click(document.querySelector('.ant-table-column-has-sorters'));
+    expect(lastCall('order/list')).toMatchObject({ sortOrder: 'asc', pageNum: 1 });
+  });
+
+  it('a row opens the order; the checkbox does not', async () => {
+    await signInAs(2);
+    const key = await listKey();
+    const Page = await OrderListPage();
+    const { router } = await render('/order-management', '/order-management', <Page />, (qc) =>
+      qc.setQueryData(key, { total: 1, list: [summary({ orderCode: 'O1' })] }),
+    );
+    await click($('order-select-O1'));
+    expect(router.state.location.pathname).toBe('/order-management');
+    // The clinic cancels pending orders and completes shipped ones.
+    expect($('orders-batch-cancel')?.hasAttribute('disabled')).toBe(false);
+    expect($('orders-batch-complete')?.hasAttribute('disabled')).toBe(true);
+    expect($('orders-batch-accept')).toBeNull();
+    await click($('order-row-O1')!.querySelector('td:nth-child(4)'));
+    expect(router.state.location.pathname).toBe('/order-management/detail/O1');
+  });
+
+  it('batch ship: only for ready orders, sends the tracking number and lists per-order failures', async () => {
+    await signInAs(3);
+    const key = await listKey();
+    const Page = await OrderListPage();
+    await render('/order-management', '/order-management', <Page />, (qc) =>
+      qc.setQueryData(key, {
+        total: 3,
+        list: [summary({ orderCode: 'R1', status: 'ready' }), summary({ orderCode: 'R2', status: 'ready', caseName: 'Bridge 2' }), summary({ orderCode: 'P1' })],
+      }),
+    );
+    await click($('order-select-R1'));
+    await click($('order-select-P1'));
+    // A pending and a ready order have no action in common.
+    expect($('orders-batch-ship')?.hasAttribute('disabled')).toBe(true);
+    expect($('orders-batch-accept')?.hasAttribute('disabled')).toBe(true);
+    await click($('order-select-P1'));
+    await click($('order-select-R2'));
+    expect($('orders-batch-ship')?.hasAttribute('disabled')).toBe(false);
+    expect($('orders-batch-accept')?.hasAttribute('disabled')).toBe(true);
+
+    answer = (path) =>
+      path === 'order/action'
+        ? Promise.resolve({
+            results: [
+              { orderCode: 'R1', ok: true, code: 200, msg: 'Success' },
+              { orderCode: 'R2', ok: false, code: 2035, msg: 'This order cannot be shipped in its current state (shipped).' },
+            ],
+          })
+        : new Promise(() => {});
+    await click($('orders-batch-ship'));
+    // The tracking number is required.
+    await click($('ship-confirm'));
+    await flush(50);
+    expect(calls.some((c) => c.path === 'order/action')).toBe(false);
+    await type($('ship-tracking'), ' TRK-42 ');
+    await click($('ship-confirm'));
+    await flush(50);
+    expect(lastCall('order/action')).toEqual({
+      orderCodes: ['R1', 'R2'],
+      action: 'ship',
+      trackingNumber: 'TRK-42',
+      shipDate: dayjs().format('YYYY-MM-DD'),
+    });
+    const failure = $('order-action-failure-R2');
+    expect(failure?.textContent).toContain('Bridge 2');
+    expect(failure?.textContent).toContain('cannot be shipped');
+    expect($('order-action-failure-R1')).toBeNull();
+  });
+
+  it('exports the filtered list in the chosen format', async () => {
+    await signInAs(2);
+    const key = await listKey();
+    const Page = await OrderListPage();
+    const saved: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    answer = (path) => (path === 'order/export' ? Promise.resolve({ blob: new Blob(['a,b']), filename: 'orders-2025.csv' }) : new Promise(() => {}));
+    await render('/order-management', '/order-management', <Page />, (qc) => qc.setQueryData(key, { total: 0, list: [] }));
+    await click($('order-export'));
+    await click($('order-export-format-csv'));
+    await click($('order-export-confirm'));
+    const { pageNum: _p, pageSize: _s, ...filters } = key[2] as Record<string, unknown>;
+    expect(lastCall('order/export')).toEqual({ ...filters, format: 'csv' });
+    expect(saved).toEqual(['orders-2025.csv']);
+  });
+});
+
+const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
+  ...summary({ orderCode: 'O1', status: 'accepted', trackingNumber: null }),
+  teeth: [
+    { number: 11, shade: 'A2', material: 'Zirconia', method: 'screwRetained', implant: true },
+    { number: 48, shade: 'B1' },
+  ],
+  memo: 'Please check the margin.',
+  sharePatientName: false,
+  events: [
+    { action: 'create', from: null, to: 'pending', reason: null, actorName: 'Dr. Who', actorOrganization: 'Smile Clinic', at: '2025-05-01T10:00:00Z' },
+    { action: 'accept', from: 'pending', to: 'accepted', reason: null, actorName: 'Tech', actorOrganization: 'Alpha Lab', at: '2025-05-02T10:00:00Z' },
+  ],
+  files: [{ fileCode: 'F1', name: 'upper.stl', format: 'stl', kind: 'model', jaw: 'upper', size: 1024, uploadTag: 'finished', viewerStatus: 'ready', createdAt: '' }],
+  attachments: [{ code: 'A1', name: 'photo.jpg', format: 'jpg', size: 2048, organizationName: 'Smile Clinic', mine: false, createdAt: '2025-05-01T10:00:00Z' }],
+  unreadMessages: 0,
+  ...o,
+});
+
+describe('order detail', () => {
+  const render$ = async (d: OrderDetail) => {
+    const { default: Page } = await import('./OrderDetailPage');
+    return render(`/order-management/detail/${d.orderCode}`, '/order-management/detail/:id', <Page />, (qc) => {
+      qc.setQueryData(['orders', 'detail', d.orderCode], d);
+      qc.setQueryData(['orders', 'messages', d.orderCode], { pages: [{ total: 0, list: [] }], pageParams: [1] });
+    });
+  };
+
+  it('shows the teeth in Universal numbering when the user prefers it', async () => {
+    await signInAs(3, { teeth: 'universal' });
+    await render$(detail());
+    expect($('tooth-chart')?.getAttribute('data-system')).toBe('universal');
+    expect($('tooth-11')?.textContent).toBe('8');
+    expect($('tooth-48')?.textContent).toBe('32');
+    expect($('tooth-11')?.getAttribute('data-selected')).toBe('true');
+    expect($('tooth-21')?.getAttribute('data-selected')).toBe('false');
+    expect($('order-tooth-label-11')?.textContent).toBe('8');
+    expect($('order-tooth-label-48')?.textContent).toBe('32');
+    expect($('order-tooth-11')?.textContent).toContain('Zirconia');
+    expect($('order-tooth-11')?.textContent).toContain('method.screwRetained');
+  });
+
+  it('FDI by default; header, timeline, files, attachments and the lab’s actions', async () => {
+    await signInAs(3);
+    await render$(detail());
+    expect($('tooth-11')?.textContent).toBe('11');
+    expect($('order-status')?.getAttribute('data-status')).toBe('accepted');
+    expect($('order-partner')?.textContent).toBe('Smile Clinic');
+    expect($('order-share-name')?.getAttribute('data-shared')).toBe('false');
+    expect($('order-memo')?.textContent).toBe('Please check the margin.');
+    const events = [...document.querySelectorAll('[data-testid="order-event"]')].map((e) => e.getAttribute('data-action'));
+    expect(events).toEqual(['create', 'accept']);
+    expect($('order-file-F1')?.textContent).toContain('upper.stl');
+    expect($('order-attachment-A1')?.textContent).toContain('photo.jpg');
+    // Accepted, not yet in production: the lab can start production or mark it ready, nothing else.
+    expect($('order-action-startProcessing')).not.toBeNull();
+    expect($('order-action-ready')).not.toBeNull();
+    expect($('order-action-accept')).toBeNull();
+    expect($('order-action-ship')).toBeNull();
+
+    answer = (path) => (path === 'order/action' ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] }) : new Promise(() => {}));
+    await click($('order-action-ready'));
+    expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'ready' });
+  });
+
+  it('no action buttons without order:edit', async () => {
+    await signInAs(3, { permissions: ['order:view'] });
+    await render$(detail());
+    expect(document.querySelector('[data-testid^="order-action-"]')).toBeNull();
+  });
+});
+
+describe('order thread', () => {
+  const message = (id: number, mine: boolean, content: string): OrderMessage => ({
+    id,
+    content,
+    attachments: [],
+    senderName: mine ? 'Me' : 'Tech',
+    senderOrganization: mine ? 'Smile Clinic' : 'Alpha Lab',
+    mine,
+    createdAt: '2025-05-01T10:00:00Z',
+  });
+
+  async function renderThread() {
+    const { OrderThread } = await import('../components/OrderThread');
+    return render('/', '/', <OrderThread orderCode="O1" />, (qc) =>
+      qc.setQueryData(['orders', 'messages', 'O1'], { pages: [{ total: 2, list: [message(2, true, 'Thanks'), message(1, false, 'Which shade?')] }], pageParams: [1] }),
+    );
+  }
+
+  it('shows the oldest message first, own messages on the right, and sends a message', async () => {
+    await signInAs(2);
+    await renderThread();
+    const shown = [...document.querySelectorAll('[data-testid="thread-message"]')];
+    expect(shown.map((m) => m.textContent?.includes('Which shade?'))).toEqual([true, false]);
+    expect(shown.map((m) => m.getAttribute('data-mine'))).toEqual(['false', 'true']);
+    expect((shown[1] as HTMLElement).style.justifyContent).toBe('flex-end');
+    expect(shown[0]!.textContent).toContain('Alpha Lab');
+    expect($('thread-send')?.hasAttribute('disabled')).toBe(true);
+
+    answer = (path) => (path === 'msg/send' ? Promise.resolve(message(3, true, 'A2 please')) : new Promise(() => {}));
+    await type($('thread-input'), '  A2 please ');
+    await click($('thread-send'));
+    expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: 'A2 please', attachmentCodes: [] });
+    expect(($('thread-input') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('uploads attached files first, then sends their codes', async () => {
+    await signInAs(2);
+    const uploads: { url: string; orderCode: FormDataEntryValue | null; files: string[] }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const form = init.body as FormData;
+      uploads.push({ url, orderCode: form.get('orderCode'), files: form.getAll('file').map((f) => (f as File).name) });
+      const att = { code: 'ATT-1', name: 'margin.png', format: 'png', size: 3, organizationName: 'Smile Clinic', mine: true, createdAt: '' };
+      return new Response(JSON.stringify({ code: 200, msg: 'ok', data: { list: [att] } }), { headers: { 'content-type': 'application/json' } });
+    });
+    answer = (path) => (path === 'msg/send' ? Promise.resolve(message(3, true, '')) : new Promise(() => {}));
+    await renderThread();
+    const input = $('thread-file-input') as HTMLInputElement;
+    await act(async () => {
+      Object.defineProperty(input, 'files', { value: [new File(['png'], 'margin.png'), new File(['x'], 'notes.docx')], configurable: true });
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    // The .docx is refused before any upload; the picture waits for the send.
+    expect($('thread-files')?.textContent).toContain('margin.png');
+    expect($('thread-files')?.textContent).not.toContain('notes.docx');
+    await click($('thread-send'));
+    await flush(20);
+    expect(uploads).toEqual([{ url: '/api/v2/order/save_attachments', orderCode: 'O1', files: ['margin.png'] }]);
+    expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: '', attachmentCodes: ['ATT-1'] });
+  });
+});
+
+describe('send to lab', () => {
+  const rulesKey = (partnerCode: string) => ['orders', 'requiredFields', partnerCode];
+  async function renderDialog() {
+    const { default: SendToLabDialog } = await import('../components/SendToLabDialog');
+    return render('/case-management', '/case-management', <SendToLabDialog open caseCodes={['C1', 'C2']} onClose={() => {}} />, (qc) => {
+      qc.setQueryData(partnersKey, partnerPage);
+      qc.setQueryData(rulesKey('P-ALPHA'), { labName: 'Alpha Lab', rules: [{ workType: 'Crown', fields: ['shade', 'material'] }] });
+    });
+  }
+
+  it('blocks a send with missing required fields and names them, then sends the right body', async () => {
+    await signInAs(2, { teeth: 'universal' });
+    await renderDialog();
+    await pick('send-lab', 'Alpha Lab');
+    await pick('send-order-type', 'orderType.restoration');
+    await pick('send-work-types', 'Crown');
+    expect($('send-rules')?.textContent).toContain('Crown: tooth.shade, tooth.material');
+
+    // No tooth yet: the lab's rule for crowns needs at least one.
+    await click($('send-submit'));
+    await flush(50);
+    expect($('send-missing-Crown')?.textContent).toBe('Crown: missing.teeth');
+    expect(calls.some((c) => c.path === 'order/create')).toBe(false);
+
+    await click($('tooth-11'));
+    await click($('tooth-21'));
+    expect($('tooth-11')?.getAttribute('aria-checked')).toBe('true');
+    expect($('tooth-11')?.textContent).toBe('8');
+    await type($('tooth-11-shade'), 'A2');
+    await click($('send-submit'));
+    await flush(50);
+    expect($('send-missing-Crown')?.textContent).toBe('Crown: tooth.shade, tooth.material');
+    expect(calls.some((c) => c.path === 'order/create')).toBe(false);
+
+    // Copying tooth 8's prescription to tooth 9 and adding the material completes it.
+    await type($('tooth-11-material'), 'Zirconia');
+    await click($('tooth-11-copy'));
+    await click($('tooth-21-inlayCore'));
+    await type($('send-memo'), ' Check the bite ');
+    answer = (path) => (path === 'order/create' ? Promise.resolve({ list: [] }) : new Promise(() => {}));
+    await click($('send-submit'));
+    await flush(50);
+    expect($('send-missing')).toBeNull();
+    expect(lastCall('order/create')).toEqual({
+      caseCodes: ['C1', 'C2'],
+      partnerCode: 'P-ALPHA',
+      orderType: 'restoration',
+      workTypes: ['Crown'],
+      teeth: [
+        { number: 11, shade: 'A2', material: 'Zirconia' },
+        { number: 21, shade: 'A2', material: 'Zirconia', inlayCore: true },
+      ],
+      memo: 'Check the bite',
+      sharePatientName: true,
+    });
+  });
+
+  it('waits for the lab’s rules, then shows the server’s refusal', async () => {
+    await signInAs(2);
+    let rulesArrive: (v: unknown) => void = () => {};
+    answer = (path) => {
+      if (path === 'order/requiredFields') return new Promise((resolve) => (rulesArrive = resolve));
+      if (path === 'order/create') {
+        return Promise.reject(Object.assign(new Error('x'), { code: 2038, msg: 'The scanner that made “Crown 16” may send its cases only to the laboratories designated for it.' }));
+      }
+      return new Promise(() => {});
+    };
+    await renderDialog();
+    await pick('send-lab', 'Beta Lab');
+    await pick('send-order-type', 'orderType.other');
+    await pick('send-work-types', 'Crown');
+    // Beta Lab's rules are not known yet: the check before sending cannot be made.
+    expect(lastCall('order/requiredFields')).toEqual({ partnerCode: 'P-BETA' });
+    expect($('send-submit')?.hasAttribute('disabled')).toBe(true);
+    await act(async () => rulesArrive({ labName: 'Beta Lab', rules: [] }));
+    await flush(20);
+    expect($('send-submit')?.hasAttribute('disabled')).toBe(false);
+    await click($('send-submit'));
+    await flush(50);
+    expect(lastCall('order/create')).toMatchObject({ partnerCode: 'P-BETA', orderType: 'other', teeth: [], sharePatientName: true });
+    expect($('send-error')?.textContent).toContain('designated for it');
+  });
+});
+
+describe('send-to-lab button on the case pages', () => {
+  it('only for clinic users allowed to edit orders', async () => {
+    const { SendToLabButton } = await import('../components/SendToLabButton');
+    await signInAs(2);
+    await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
+    expect($('send-to-lab')).not.toBeNull();
+    act(() => root?.unmount());
+    await signInAs(2, { permissions: ['order:view'] });
+    await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
+    expect($('send-to-lab')).toBeNull();
+    act(() => root?.unmount());
+    await signInAs(3);
+    await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
+    expect($('send-to-lab')).toBeNull();
+  });
+});
+
+describe('required fields editor', () => {
+  it('edits the lab’s own rules and saves them', async () => {
+    await signInAs(3);
+    const { default: Editor } = await import('../components/RequiredFieldsEditor');
+    answer = (path) => (path === 'order/saveRequiredFields' ? Promise.resolve(null) : new Promise(() => {}));
+    await render('/', '/', <Editor />, (qc) => qc.setQueryData(['orders', 'requiredFields', ''], { labName: 'Alpha Lab', rules: [{ workType: 'Crown', fields: ['shade'] }] }));
+    const box = (w: string, f: string) => $(`required-${w}-${f}`) as HTMLInputElement;
+    expect(box('Crown', 'shade').checked).toBe(true);
+    expect(box('Crown', 'material').checked).toBe(false);
+    expect($('required-save')?.hasAttribute('disabled')).toBe(true);
+    await click(box('Crown', 'material'));
+    await click(box('Veneer', 'shade'));
+    await click(box('Crown', 'shade'));
+    await click($('required-save'));
+    expect(lastCall('order/saveRequiredFields')).toEqual({
+      rules: [
+        { workType: 'Crown', fields: ['material'] },
+        { workType: 'Veneer', fields: ['shade'] },
+      ],
+    });
+  });
+});
