@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
-import { api, apiLogin, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
+import { api, apiLogin, confirmFromMailbox, launch, mailedLink, newPage, PASSWORD, register, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,42 +13,6 @@ afterAll(async () => {
 });
 
 const stamp = Date.now().toString(36);
-
-async function register(page: Page, way: 'clinic' | 'lab', f: { org: string; account: string; email: string }) {
-  await page.goto('/register');
-  await page.getByTestId(`register-way-${way}`).click();
-  await page.getByTestId('region-eu').click();
-  await page.getByTestId('region-next').click();
-  await page.getByTestId('register-organizationName').fill(f.org);
-  if (way === 'lab') {
-    await page.getByTestId('register-licenseCode').fill('DE-LAB-4711');
-    await page.getByTestId('register-representativeName').fill('Anna Weber');
-    await page.getByTestId('register-country').fill('Germany');
-    await page.getByTestId('register-city').fill('Munich');
-  }
-  await page.getByTestId('register-account').fill(f.account);
-  await page.getByTestId('register-email').fill(f.email);
-  await page.getByTestId('register-displayName').fill('Dr. Test');
-  await page.getByTestId('register-password-new').fill(PASSWORD);
-  await page.getByTestId('password-rule-include').waitFor();
-  await page.getByTestId('register-password-confirm').fill(PASSWORD);
-  for (const a of ['agreePrivacy', 'agreeCookie', 'agreeTerms']) await page.getByTestId(`register-${a}`).click();
-  await page.getByTestId('register-submit').click();
-  await page.getByTestId('register-result').waitFor();
-}
-
-/** Opens the confirmation link from the demo mailbox, as a newcomer without a mail server would. */
-async function confirmFromMailbox(page: Page, email: string) {
-  await page.goto('/mailbox');
-  await page.getByTestId('mailbox-email').fill(email);
-  await page.getByTestId('mailbox-submit').click();
-  const link = page.locator('[data-testid="mail-item"] a', { hasText: '/email-verify/' }).first();
-  await link.waitFor();
-  const href = await link.getAttribute('href');
-  expect(href).toContain('/email-verify/');
-  await page.goto(href!);
-  await page.getByTestId('verify-result').first().waitFor();
-}
 
 describe('a clinic', () => {
   it('registers, confirms by mail, signs in, changes language and theme, survives an expired token, logs out', async () => {

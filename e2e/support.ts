@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const PASSWORD = 'Dental#2026';
 export const baseUrl = () => inject('baseUrl');
@@ -57,4 +57,41 @@ export async function signIn(page: Page, account: string, password = PASSWORD, s
   await page.getByTestId('login-password').fill(password);
   if (stay) await page.getByTestId('login-save').click();
   await page.getByTestId('login-submit').click();
+}
+
+/** Registers an organization through the screens, as a newcomer would. */
+export async function register(page: Page, way: 'clinic' | 'lab', f: { org: string; account: string; email: string }, start = '/register') {
+  await page.goto(start);
+  await page.getByTestId(`register-way-${way}`).click();
+  await page.getByTestId('region-eu').click();
+  await page.getByTestId('region-next').click();
+  await page.getByTestId('register-organizationName').fill(f.org);
+  if (way === 'lab') {
+    await page.getByTestId('register-licenseCode').fill('DE-LAB-4711');
+    await page.getByTestId('register-representativeName').fill('Anna Weber');
+    await page.getByTestId('register-country').fill('Germany');
+    await page.getByTestId('register-city').fill('Munich');
+  }
+  await page.getByTestId('register-account').fill(f.account);
+  await page.getByTestId('register-email').fill(f.email);
+  await page.getByTestId('register-displayName').fill('Dr. Test');
+  await page.getByTestId('register-password-new').fill(PASSWORD);
+  await page.getByTestId('password-rule-include').waitFor();
+  await page.getByTestId('register-password-confirm').fill(PASSWORD);
+  for (const a of ['agreePrivacy', 'agreeCookie', 'agreeTerms']) await page.getByTestId(`register-${a}`).click();
+  await page.getByTestId('register-submit').click();
+  await page.getByTestId('register-result').waitFor();
+}
+
+/** Opens the confirmation link from the demo mailbox, as a newcomer without a mail server would. */
+export async function confirmFromMailbox(page: Page, email: string) {
+  await page.goto('/mailbox');
+  await page.getByTestId('mailbox-email').fill(email);
+  await page.getByTestId('mailbox-submit').click();
+  const link = page.locator('[data-testid="mail-item"] a', { hasText: '/email-verify/' }).first();
+  await link.waitFor();
+  const href = await link.getAttribute('href');
+  expect(href).toContain('/email-verify/');
+  await page.goto(href!);
+  await page.getByTestId('verify-result').first().waitFor();
 }

@@ -9,7 +9,8 @@ import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
-import { BREAKPOINTS, OWN_SPACE_MENU, type Language, type MenuItem } from '@portal/contracts';
+import { BREAKPOINTS, OrgType, OWN_SPACE_MENU, type Language, type MenuItem } from '@portal/contracts';
+import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 import { updateUser } from '../../features/ownSpace/api/updateUser';
 import { LangSwitch } from '../../components/LangSwitch';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
@@ -78,6 +79,9 @@ export default function MainLayout() {
   const selected = handle.menuPath ?? pathname;
   const items = useMemo(() => toItems(menus ?? [], t), [menus, t]);
   const openKeys = useMemo(() => groupsOf(menus ?? [], selected), [menus, selected]);
+  // Order notifications concern the two sides of an order: clinics and laboratories.
+  const orgType = user?.organization.type;
+  const showBell = orgType === OrgType.Clinic || orgType === OrgType.Lab;
 
   const menu = (
     <Menu
@@ -134,6 +138,7 @@ export default function MainLayout() {
             onClick={() => (drawerMode ? setDrawerOpen(true) : setCollapsed(!collapsed))}
           />
           <div className="header-spacer" />
+          {showBell ? <NotificationBell /> : null}
           {/* The account's language follows, so mails arrive in it too. */}
           <LangSwitch onChange={(lang) => void updateUser({ language: lang as Language }).catch(() => undefined)} />
           <ThemeSwitch />

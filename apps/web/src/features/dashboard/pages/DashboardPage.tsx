@@ -1,19 +1,304 @@
-import { Card, Descriptions, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Button, Card, Col, Descriptions, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { OrgType } from '@portal/contracts';
+import type { TFunction } from 'i18next';
+import dayjs from 'dayjs';
+import { OrgType, type UserInfo } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
+import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
+import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 
-/** Clinic and laboratory variants; the counts and charts come with the cases and orders work. */
-export default function DashboardPage() {
-  const { t } = useTranslation('layout');
-  const { user } = useSession();
-  if (!user) return null;
-  const type = user.organization.type;
-  const variant = type === OrgType.Clinic ? 'clinic' : type === OrgType.Lab ? 'lab' : 'generic';
+// The chart is its own chunk, fetched only by the dashboard.
+const TrendChart = lazy(() => import('../components/TrendChart'));
+
+/** The periods of user/lineChart (contracts' DASHBOARD_PERIODS; repeated so no schema module is bundled). */
+export const PERIODS: readonly DashboardPeriod[] = ['7d', '30d', '90d', '365d'];
+const DEFAULT_PERIOD: DashboardPeriod = '30d';
+
+type Side = 'clinic' | 'lab';
+type RecentCase = IndexDashboard['recentCases'][number];
+type RecentOrder = IndexDashboard['recentOrders'][number];
+
+const ORDER_STATUS_COLORS: Record<string, string> = {
+  pending: 'gold',
+  accepted: 'blue',
+  ready: 'cyan',
+  shipped: 'geekblue',
+  completed: 'green',
+  canceled: 'default',
+  rejected: 'red',
+};
+const CASE_STATUS_COLORS: Record<string, string> = {
+  registered: 'default',
+  toBeProgressed: 'gold',
+  scanCompleted: 'cyan',
+  uploaded: 'blue',
+  ordered: 'geekblue',
+  completed: 'green',
+  sent: 'purple',
+  notSent: 'orange',
+  accepted: 'green',
+  rejected: 'red',
+};
+
+const caseDetailPath = (code: string) => `/case-management/detail/${encodeURIComponent(code)}`;
+const orderDetailPath = (code: string) => `/order-management/detail/${encodeURIComponent(code)}`;
+
+interface Stat {
+  key: string;
+  value: number;
+}
+
+/** The statistic cards of a side, in order: the clinic follows its cases and sent orders, the laboratory its production. */
+export function statsFor(side: Side, d: IndexDashboard): Stat[] {
+  const orders = (status: string) => d.orders.byStatus.find((s) => s.status === status)?.count ?? 0;
+  const common = [
+    { key: 'partners', value: d.partners },
+    { key: 'unread', value: d.unreadMessages },
+  ];
+  if (side === 'clinic') {
+    return [
+      { key: 'cases', value: d.cases.total },
+      { key: 'orders', value: d.orders.total },
+      { key: 'pending', value: orders('pending') },
+      { key: 'accepted', value: orders('accepted') },
+      { key: 'shipped', value: orders('shipped') },
+      { key: 'completed', value: orders('completed') },
+      ...common,
+    ];
+  }
+  return [
+    { key: 'orders', value: d.orders.total },
+    { key: 'pending', value: orders('pending') },
+    { key: 'accepted', value: orders('accepted') },
+    { key: 'ready', value: orders('ready') },
+    { key: 'shipped', value: orders('shipped') },
+    { key: 'completed', value: orders('completed') },
+    ...common,
+  ];
+}
+
+function StatCard({ side, stat, loading }: { side: Side; stat: Stat; loading: boolean }) {
+  const { t } = useTranslation('dashboard');
   return (
-    <Card data-testid={`dashboard-${variant}`}>
+    <Card size="small" style={{ height: '100%' }}>
+      <Statistic
+        title={t(`stat.${side}.${stat.key}`)}
+        loading={loading}
+        value={stat.value}
+        formatter={(v) => <span data-testid={`dashboard-stat-${stat.key}`}>{Number(v)}</span>}
+      />
+    </Card>
+  );
+}
+
+function OrderStatusTag({ order, t }: { order: RecentOrder; t: TFunction }) {
+  return (
+    <Space size={4} wrap>
+      <Tag color={ORDER_STATUS_COLORS[order.status] ?? 'default'} data-status={order.status} style={{ marginInlineEnd: 0 }}>
+        {t(`orderStatus.${order.status}`, { defaultValue: order.status })}
+      </Tag>
+      {order.status === 'accepted' && order.processing ? (
+        <Tag color="processing" style={{ marginInlineEnd: 0 }}>
+          {t('processing')}
+        </Tag>
+      ) : null}
+    </Space>
+  );
+}
+
+const dateTime = (v: string) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '');
+
+function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }) {
+  const { t } = useTranslation('dashboard');
+  const columns: ColumnsType<RecentCase> = [
+    { title: t('recent.caseName'), dataIndex: 'name', render: (v: string, c) => <Link to={caseDetailPath(c.caseCode)}>{v || c.caseCode}</Link> },
+    { title: t('recent.patient'), dataIndex: 'patientName' },
+    {
+      title: t('recent.status'),
+      dataIndex: 'status',
+      render: (v: string) => (
+        <Tag color={CASE_STATUS_COLORS[v] ?? 'default'} data-status={v}>
+          {t(`caseStatus.${v}`, { defaultValue: v })}
+        </Tag>
+      ),
+    },
+    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: dateTime },
+  ];
+  return (
+    <Card title={t('recent.cases')} extra={<Link to="/case-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-cases" style={{ height: '100%' }}>
+      <Table<RecentCase>
+        size="small"
+        rowKey="caseCode"
+        loading={loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        columns={columns}
+        dataSource={rows}
+        locale={{ emptyText: t('recent.noCases') }}
+        onRow={(c) => ({ 'data-testid': `dashboard-case-${c.caseCode}` }) as React.HTMLAttributes<HTMLElement>}
+      />
+    </Card>
+  );
+}
+
+function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]; loading: boolean }) {
+  const { t } = useTranslation('dashboard');
+  const columns: ColumnsType<RecentOrder> = [
+    { title: t('recent.orderCode'), dataIndex: 'orderCode', render: (v: string) => <Link to={orderDetailPath(v)}>{v}</Link> },
+    { title: t('recent.caseName'), dataIndex: 'caseName' },
+    side === 'clinic'
+      ? { title: t('recent.lab'), key: 'partner', render: (_, o) => o.lab.name }
+      : { title: t('recent.clinic'), key: 'partner', render: (_, o) => o.clinic.name },
+    {
+      title: t('recent.patient'),
+      dataIndex: 'patientName',
+      render: (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('recent.notShared')}</Typography.Text> : v),
+    },
+    { title: t('recent.status'), key: 'status', render: (_, o) => <OrderStatusTag order={o} t={t} /> },
+    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: dateTime },
+  ];
+  return (
+    <Card title={t('recent.orders')} extra={<Link to="/order-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-orders" style={{ height: '100%' }}>
+      <Table<RecentOrder>
+        size="small"
+        rowKey="orderCode"
+        loading={loading}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        columns={columns}
+        dataSource={rows}
+        locale={{ emptyText: t('recent.noOrders') }}
+        onRow={(o) => ({ 'data-testid': `dashboard-order-${o.orderCode}` }) as React.HTMLAttributes<HTMLElement>}
+      />
+    </Card>
+  );
+}
+
+function ChartCard({ testId, title, data, loading, color }: { testId: string; title: string; data: LineChart | undefined; loading: boolean; color?: string }) {
+  const { t } = useTranslation('dashboard');
+  const skeleton = <Skeleton.Node active style={{ width: '100%', height: 220 }} />;
+  return (
+    <Card
+      title={title}
+      data-testid={testId}
+      extra={data ? <Typography.Text type="secondary" data-testid={`${testId}-total`} data-total={data.total}>{t('chart.total', { n: data.total })}</Typography.Text> : null}
+      style={{ height: '100%' }}
+    >
+      {data ? (
+        <Suspense fallback={skeleton}>
+          <TrendChart points={data.points} label={title} color={color} emptyText={t('chart.noData')} pointText={(date, count) => t('chart.point', { date, n: count })} />
+        </Suspense>
+      ) : loading ? (
+        skeleton
+      ) : (
+        <Typography.Text type="secondary">{t('chart.noData')}</Typography.Text>
+      )}
+    </Card>
+  );
+}
+
+function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
+  const { t } = useTranslation('dashboard');
+  const [period, setPeriod] = useState<DashboardPeriod>(DEFAULT_PERIOD);
+  const index = useQuery(indexDashboardQuery());
+  const cases = useQuery(lineChartQuery(period));
+  const accepted = useQuery(acceptOrderLineChartQuery(period));
+  const d = index.data;
+  const stats = d ? statsFor(side, d) : statsFor(side, EMPTY);
+
+  return (
+    <div data-testid={`dashboard-${side}`}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <div>
+          <Typography.Title level={3} style={{ marginBottom: 4 }}>
+            {t('welcome', { name: user.displayName })}
+          </Typography.Title>
+          <Typography.Text type="secondary">
+            {user.organization.name} · {t(side === 'clinic' ? 'subtitle.clinic' : 'subtitle.lab')}
+          </Typography.Text>
+        </div>
+        {index.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            title={t('loadFailed')}
+            action={
+              <Button size="small" onClick={() => void index.refetch()}>
+                {t('retry')}
+              </Button>
+            }
+          />
+        ) : null}
+        <Row gutter={[16, 16]}>
+          {stats.map((s) => (
+            <Col key={s.key} xs={12} md={8} xl={6}>
+              <StatCard side={side} stat={s} loading={!d && index.isFetching} />
+            </Col>
+          ))}
+        </Row>
+        <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {t('chart.heading')}
+          </Typography.Title>
+          <Segmented<DashboardPeriod>
+            data-testid="dashboard-period"
+            aria-label={t('period.label')}
+            value={period}
+            onChange={setPeriod}
+            options={PERIODS.map((p) => ({ value: p, label: <span data-testid={`dashboard-period-${p}`}>{t(`period.${p}`)}</span> }))}
+          />
+        </Space>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            <ChartCard testId="dashboard-chart-cases" title={t(side === 'clinic' ? 'chart.cases' : 'chart.received')} data={cases.data} loading={cases.isFetching} />
+          </Col>
+          <Col xs={24} xl={12}>
+            <ChartCard
+              testId="dashboard-chart-accepted"
+              title={t(side === 'clinic' ? 'chart.acceptedClinic' : 'chart.acceptedLab')}
+              data={accepted.data}
+              loading={accepted.isFetching}
+              color="#52c41a"
+            />
+          </Col>
+        </Row>
+        <Row gutter={[16, 16]}>
+          {side === 'clinic' ? (
+            <Col xs={24} xxl={12}>
+              <RecentCases rows={d?.recentCases ?? []} loading={!d && index.isFetching} />
+            </Col>
+          ) : null}
+          <Col xs={24} xxl={side === 'clinic' ? 12 : 24}>
+            <RecentOrders side={side} rows={d?.recentOrders ?? []} loading={!d && index.isFetching} />
+          </Col>
+        </Row>
+      </Space>
+    </div>
+  );
+}
+
+const EMPTY: IndexDashboard = {
+  side: 'clinic',
+  cases: { total: 0, byStatus: [] },
+  orders: { total: 0, byStatus: [] },
+  partners: 0,
+  unreadMessages: 0,
+  recentCases: [],
+  recentOrders: [],
+};
+
+/** Other organization types (dealers, OEMs, the platform): a welcome card, as before. */
+function GenericDashboard({ user }: { user: UserInfo }) {
+  const { t } = useTranslation('layout');
+  const type = user.organization.type;
+  return (
+    <Card data-testid="dashboard-generic">
       <Typography.Title level={3}>{t('dashboard.welcome', { name: user.displayName })}</Typography.Title>
-      <Typography.Paragraph type="secondary">{t(`dashboard.${variant}`)}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('dashboard.generic')}</Typography.Paragraph>
       <Descriptions column={1} size="small">
         <Descriptions.Item label={t('dashboard.organization')}>{user.organization.name}</Descriptions.Item>
         <Descriptions.Item label={t('dashboard.type')}>{t(`orgType.${type}`, { defaultValue: String(type) })}</Descriptions.Item>
@@ -21,4 +306,14 @@ export default function DashboardPage() {
       </Descriptions>
     </Card>
   );
+}
+
+/** Clinic and laboratory variants with counts, charts and recent work; a generic card for other organizations. */
+export default function DashboardPage() {
+  const { user } = useSession();
+  if (!user) return null;
+  const type = user.organization.type;
+  if (type === OrgType.Clinic) return <SideDashboard side="clinic" user={user} />;
+  if (type === OrgType.Lab) return <SideDashboard side="lab" user={user} />;
+  return <GenericDashboard user={user} />;
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Form, Input, Modal, Progress, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import EditOutlined from '@ant-design/icons/EditOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -15,6 +16,8 @@ import { assignDealer } from '../api/assignDealer';
 import { editDeviceName } from '../api/editDeviceName';
 import { listDevicesQuery, type Device, type DeviceQuery } from '../api/listDevices';
 import { CatalogImportCard } from './CatalogImportCard';
+import { CertifiedLabsCard } from './CertifiedLabsCard';
+import { DesignatedLabsModal } from './DesignatedLabsModal';
 
 const STATUS_COLORS: Record<string, string> = {
   Activated: 'green',
@@ -24,6 +27,10 @@ const STATUS_COLORS: Record<string, string> = {
   Disabled: 'red',
   Canceled: 'orange',
 };
+
+/** Limit types (§3 Device): 1 designated laboratories only, 2 laboratories certified by the OEM, 3 unlimited. */
+export const LIMIT_TYPES = { designated: 1, certified: 2, unlimited: 3 } as const;
+const LIMIT_COLORS: Record<number, string> = { 1: 'purple', 2: 'blue', 3: 'default' };
 
 /**
  * Own space › Scanners: the organization's scanners. Clinics rename and bind (activate) their own;
@@ -36,6 +43,7 @@ export default function DevicesPanel() {
   const { user } = useSession();
   // The server lets only a clinic activate scanners and rename the ones it owns.
   const isClinic = user?.organization.type === OrgType.Clinic;
+  const isOem = user?.organization.type === OrgType.Oem;
   const canRename = isClinic && can('device:edit');
   const canAssign = can('device:assign');
   const [selected, setSelected] = useState<string[]>([]);
@@ -44,6 +52,7 @@ export default function DevicesPanel() {
   const [query, setQuery] = useState<DeviceQuery>({ pageNum: 1, pageSize: 10 });
   const [keyword, setKeyword] = useState('');
   const [renaming, setRenaming] = useState<Device | null>(null);
+  const [designating, setDesignating] = useState<Device | null>(null);
   const [nameForm] = Form.useForm<{ name: string }>();
   const [activateForm] = Form.useForm<{ serialNumber: string; activationCode: string }>();
   const list = useQuery(listDevicesQuery(query));
@@ -110,7 +119,28 @@ export default function DevicesPanel() {
     },
     { title: t('localSave'), dataIndex: 'localSave', render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>) },
     { title: t('cloudSave'), dataIndex: 'cloudSave', render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>) },
-    { title: t('limitType'), dataIndex: 'limitType', render: (v: number) => t(`limit.${v}`, { defaultValue: String(v) }) },
+    {
+      title: t('limitType'),
+      key: 'limitType',
+      render: (_, d) => (
+        <Space size={4} wrap>
+          <Tag color={LIMIT_COLORS[d.limitType] ?? 'default'} data-testid={`device-limit-${d.serialNumber}`} data-limit={d.limitType} style={{ marginInlineEnd: 0 }}>
+            {t(`limit.${d.limitType}`, { defaultValue: String(d.limitType) })}
+          </Tag>
+          {isClinic && d.limitType === LIMIT_TYPES.designated ? (
+            <Button
+              size="small"
+              type="link"
+              icon={<SafetyCertificateOutlined />}
+              data-testid={`device-designated-${d.serialNumber}`}
+              onClick={() => setDesignating(d)}
+            >
+              {t('designated.action')}
+            </Button>
+          ) : null}
+        </Space>
+      ),
+    },
     { title: t('warrantyDate'), dataIndex: 'warrantyDate', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD') : '') },
     {
       title: t('batteryHealth'),
@@ -195,6 +225,8 @@ export default function DevicesPanel() {
       <Access permission="device:import">
         <CatalogImportCard onImported={refresh} />
       </Access>
+      {isOem ? <CertifiedLabsCard canEdit={can('device:import')} /> : null}
+      {isClinic ? <DesignatedLabsModal device={designating} canEdit={can('device:edit')} onClose={() => setDesignating(null)} /> : null}
       <Modal
         open={renaming !== null}
         title={t('rename')}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { UnreadSummary as UnreadSummarySchema } from '@portal/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+
+export type UnreadSummary = z.infer<typeof UnreadSummarySchema>;
+
+/** How often the header asks for unread notifications (only while the tab is visible). */
+export const UNREAD_POLL_MS = 15_000;
+
+/** Silent: a failed poll must not toast every 15 s; the next poll simply tries again. */
+export const unreadCount = () => http.post<UnreadSummary>('msg/unreadCount', {}, { silent: true });
+export const unreadCountQuery = () =>
+  queryOptions({
+    queryKey: ['notifications', 'unread'],
+    queryFn: unreadCount,
+    refetchInterval: UNREAD_POLL_MS,
+    // TanStack pauses the interval while the tab is hidden and refetches when it becomes visible again.
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: 'always',
+    staleTime: 0,
+  });

@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { SysMsg } from '@portal/contracts';
+import { orderDetailPath } from '../lib/paths';
+import { readMsg, type ReadMsgBody } from './readMsg';
+
+/** Marks notifications read, then refreshes the unread count, the lists and the dashboard's unread figure. */
+export function useReadMsg(onDone?: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReadMsgBody) => readMsg(body),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['notifications'] });
+      void qc.invalidateQueries({ queryKey: ['dashboard', 'index'] });
+      onDone?.();
+    },
+  });
+}
+
+/**
+ * Opening a notification: it becomes read (when it was not) and its order opens. Resolves once the
+ * navigation is done, so a drawer closes after it (its back-button entry is then left alone).
+ */
+export function useOpenNotification() {
+  const navigate = useNavigate();
+  const read = useReadMsg();
+  return async (msg: SysMsg): Promise<void> => {
+    if (!msg.read) read.mutate({ ids: [msg.id] });
+    await navigate(orderDetailPath(msg.code));
+  };
+}

@@ -1,0 +1,231 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import type { SysMsg } from '@portal/contracts';
+import '../../../test/dom-shims';
+import { nextPopup } from '../lib/latest';
+import { UNREAD_POLL_MS, unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
+import { POPUP_SECONDS } from './NotificationPopup';
+import { tabCount } from './NotificationDrawer';
+
+// The server: each path answers from the test's state; anything else stays pending.
+const calls: { path: string; body: unknown }[] = [];
+let unread: UnreadSummary;
+let sysList: { total: number; list: SysMsg[]; counts: { msgType: number; count: number }[] };
+vi.mock('../../../lib/http', () => ({
+  http: {
+    post: (path: string, body: unknown) => {
+      calls.push({ path, body });
+      if (path === 'msg/unreadCount') return Promise.resolve(structuredClone(unread));
+      if (path === 'msg/listSysMsg') return Promise.resolve(structuredClone(sysList));
+      if (path === 'msg/read') return Promise.resolve(null);
+      return new Promise(() => {});
+    },
+    get: () => new Promise(() => {}),
+  },
+  ApiError: class extends Error {},
+  errorText: () => null,
+}));
+
+const msg = (id: number, p: Partial<SysMsg> = {}): SysMsg => ({
+  id,
+  msgType: 5,
+  code: `ORD-${id}`,
+  title: `Order ORD-${id} accepted`,
+  content: `The laboratory accepted order ORD-${id}.`,
+  read: false,
+  createdAt: '2026-11-20T10:00:00Z',
+  ...p,
+});
+
+let root: Root | null = null;
+let host: HTMLDivElement | null = null;
+let qc: QueryClient;
+beforeEach(() => {
+  calls.length = 0;
+  unread = { total: 2, counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }], latest: msg(5) };
+  sysList = { total: 2, list: [msg(5), msg(4, { msgType: 2, read: true, title: 'New message on ORD-4' })], counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }] };
+});
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+  document.body.innerHTML = '';
+});
+
+const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+const $$ = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
+const flush = async (times = 3) => {
+  for (let i = 0; i < times; i++) await act(async () => void (await new Promise((r) => setTimeout(r, 10))));
+};
+async function click(node: Element | null | undefined) {
+  expect(node).toBeTruthy();
+  await act(async () => (node as HTMLElement).click());
+  await flush();
+}
+
+async function render() {
+  qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const { NotificationBell } = await import('./NotificationBell');
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <>
+            <NotificationBell />
+            <Outlet />
+          </>
+        ),
+        children: [
+          { path: '/', element: <div data-testid="home" /> },
+          { path: '/order-management/detail/:id', element: <div data-testid="order-page" /> },
+        ],
+      },
+    ],
+    { initialEntries: ['/'] },
+  );
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () => {
+    root!.render(
+      <QueryClientProvider client={qc}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  });
+  await flush();
+  return router;
+}
+/** Waits (up to 10 s) until the check passes: lazy chunks and queries take longer on a busy machine. */
+const waitFor = async (check: () => unknown, ms = 10_000) => {
+  const start = Date.now();
+  while (!check() && Date.now() - start < ms) await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
+};
+const poll = async () => {
+  await act(async () => void (await qc.refetchQueries({ queryKey: ['notifications', 'unread'] })));
+  await flush(6);
+};
+
+describe('notification bell', () => {
+  it('polls every 15 s while visible and on focus', () => {
+    const q = unreadCountQuery();
+    expect(UNREAD_POLL_MS).toBe(15_000);
+    expect(q.refetchInterval).toBe(15_000);
+    expect(q.refetchIntervalInBackground).toBe(false);
+    expect(q.refetchOnWindowFocus).toBeTruthy();
+    expect(POPUP_SECONDS).toBe(3);
+  });
+
+  it('shows the unread count from msg/unreadCount and hides it at zero', async () => {
+    await render();
+    expect(calls.some((c) => c.path === 'msg/unreadCount')).toBe(true);
+    expect($('notification-bell')).not.toBeNull();
+    expect($('notification-count')?.textContent).toBe('2');
+    unread = { ...unread, total: 120 };
+    await poll();
+    expect($('notification-count')?.textContent).toBe('99+');
+    unread = { total: 0, counts: [], latest: msg(5, { read: true }) };
+    await poll();
+    expect($('notification-count')).toBeNull();
+  });
+
+  it('pops up a newer notification (not the one there at first load); clicking it opens the order', async () => {
+    const router = await render();
+    await flush(6);
+    // First answer: only sets the mark.
+    expect($('notification-popup')).toBeNull();
+    // Same latest again: nothing.
+    await poll();
+    expect($('notification-popup')).toBeNull();
+
+    unread = { total: 3, counts: [{ msgType: 5, count: 3 }], latest: msg(6, { title: 'Order ORD-6 shipped', content: 'Tracking 1Z999' }) };
+    await poll();
+    await waitFor(() => $('notification-popup'));
+    const popup = $('notification-popup');
+    expect(popup).not.toBeNull();
+    expect(popup!.textContent).toContain('Order ORD-6 shipped');
+    expect(popup!.textContent).toContain('Tracking 1Z999');
+    expect($$('notification-popup')).toHaveLength(1);
+
+    await click(popup);
+    await waitFor(() => router.state.location.pathname !== '/');
+    expect(router.state.location.pathname).toBe('/order-management/detail/ORD-6');
+    expect(calls.find((c) => c.path === 'msg/read')?.body).toEqual({ ids: [6] });
+
+    // An older notification than the one already seen does not pop up.
+    unread = { ...unread, latest: msg(4) };
+    await poll();
+    expect($$('notification-popup').filter((el) => el.textContent?.includes('ORD-4'))).toHaveLength(0);
+  });
+
+  it('the pop-up closes by itself after 3 seconds', async () => {
+    await render();
+    unread = { ...unread, latest: msg(9, { title: 'Short-lived' }) };
+    await poll();
+    await waitFor(() => $('notification-popup'));
+    expect($('notification-popup')?.textContent).toContain('Short-lived');
+    const shownAt = Date.now();
+    // Re-rendering the header (the drawer opens) must not restart the pop-up's timer.
+    await act(async () => void (await new Promise((r) => setTimeout(r, 800))));
+    await click($('notification-bell'));
+    await waitFor(() => $('notification-drawer'));
+    await act(async () => void (await new Promise((r) => setTimeout(r, Math.max(0, 2500 - (Date.now() - shownAt))))));
+    expect($('notification-popup')?.textContent).toContain('Short-lived');
+    await act(async () => void (await new Promise((r) => setTimeout(r, 1500))));
+    await flush(4);
+    expect(document.querySelector('[data-testid="notification-popup"]:not(.ant-notification-fade-leave)')).toBeNull();
+  }, 20_000);
+
+  it('the drawer lists notifications with tab counts; read-all and item clicks mark them read', async () => {
+    const router = await render();
+    await click($('notification-bell'));
+    await waitFor(() => $$('notification-item').length === 2);
+    expect($('notification-drawer')).not.toBeNull();
+    expect(calls.find((c) => c.path === 'msg/listSysMsg')?.body).toEqual({ pageNum: 1, pageSize: 20 });
+    const items = $$('notification-item');
+    expect(items).toHaveLength(2);
+    expect(items[0]!.getAttribute('data-read')).toBe('false');
+    expect(items[1]!.getAttribute('data-read')).toBe('true');
+    expect($('notification-tab-count-all')?.textContent).toContain('2');
+    expect($('notification-tab-count-2')?.textContent).toContain('1');
+
+    // The order messages tab asks for type 2 only.
+    await click($('notification-tab-2'));
+    await waitFor(() => calls.some((c) => c.path === 'msg/listSysMsg' && (c.body as { msgType?: number }).msgType === 2));
+    expect(calls.filter((c) => c.path === 'msg/listSysMsg').map((c) => c.body)).toContainEqual({ pageNum: 1, pageSize: 20, msgType: 2 });
+
+    await click($('notification-read-all'));
+    await waitFor(() => calls.some((c) => c.path === 'msg/read'));
+    expect(calls.filter((c) => c.path === 'msg/read').map((c) => c.body)).toEqual([{}]);
+
+    await click($('notification-tab-all'));
+    await flush(4);
+    await click($$('notification-item')[0]);
+    await waitFor(() => router.state.location.pathname !== '/');
+    expect(calls.filter((c) => c.path === 'msg/read').map((c) => c.body)).toEqual([{}, { ids: [5] }]);
+    expect(router.state.location.pathname).toBe('/order-management/detail/ORD-5');
+  });
+});
+
+describe('pop-up rule', () => {
+  it('marks the first answer, then pops up only newer notifications', () => {
+    expect(nextPopup(null, msg(5))).toEqual({ seen: 5, popup: null });
+    expect(nextPopup(null, null)).toEqual({ seen: 0, popup: null });
+    expect(nextPopup(0, msg(1)).popup?.id).toBe(1);
+    expect(nextPopup(5, msg(5)).popup).toBeNull();
+    expect(nextPopup(5, msg(4))).toEqual({ seen: 5, popup: null });
+    expect(nextPopup(5, null)).toEqual({ seen: 5, popup: null });
+    expect(nextPopup(5, msg(7))).toEqual({ seen: 7, popup: msg(7) });
+  });
+  it('tab counts', () => {
+    const counts = [{ msgType: 2, count: 3 }, { msgType: 5, count: 4 }];
+    expect(tabCount(counts, 'all')).toBe(7);
+    expect(tabCount(counts, 2)).toBe(3);
+    expect(tabCount([], 5)).toBe(0);
+    expect(tabCount(undefined, 'all')).toBeNull();
+  });
+});

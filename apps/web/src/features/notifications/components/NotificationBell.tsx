@@ -1,0 +1,95 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Button, theme } from 'antd';
+import BellOutlined from '@ant-design/icons/BellOutlined';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { SysMsg } from '@portal/contracts';
+import { unreadCountQuery } from '../api/unreadCount';
+import { nextPopup } from '../lib/latest';
+
+// Kept out of the layout chunk: the drawer loads on the first click, the pop-up on the first new notification.
+const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
+const NotificationPopup = lazy(() => import('./NotificationPopup'));
+
+/**
+ * The header bell (clinic and laboratory users): the unread count, polled every 15 s while the tab is
+ * visible and on focus; a pop-up for each notification newer than the last one this tab saw; the
+ * notification drawer on click.
+ */
+export function NotificationBell() {
+  const { t } = useTranslation('notifications');
+  const { token } = theme.useToken();
+  const qc = useQueryClient();
+  const summary = useQuery(unreadCountQuery());
+  const [open, setOpen] = useState(false);
+  const [drawerLoaded, setDrawerLoaded] = useState(false);
+  const [popup, setPopup] = useState<SysMsg | null>(null);
+  const seen = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!summary.data) return;
+    const next = nextPopup(seen.current, summary.data.latest);
+    seen.current = next.seen;
+    if (next.popup) {
+      setPopup(next.popup);
+      // Something new arrived: an open drawer shows it too.
+      void qc.invalidateQueries({ queryKey: ['notifications', 'list'] });
+    }
+  }, [summary.data, qc]);
+
+  const total = summary.data?.total ?? 0;
+
+  return (
+    <>
+      <span style={{ position: 'relative', display: 'inline-flex' }}>
+        <Button
+          type="text"
+          icon={<BellOutlined />}
+          aria-label={t('bellLabel', { n: total })}
+          title={t('title')}
+          data-testid="notification-bell"
+          onClick={() => {
+            setDrawerLoaded(true);
+            setOpen(true);
+          }}
+        />
+        {total > 0 ? (
+          <span
+            data-testid="notification-count"
+            data-count={total}
+            aria-hidden
+            style={{
+              position: 'absolute',
+              top: -2,
+              insetInlineEnd: -4,
+              minWidth: 18,
+              height: 18,
+              padding: '0 5px',
+              borderRadius: 9,
+              background: token.colorError,
+              color: '#fff',
+              fontSize: 11,
+              fontWeight: 600,
+              lineHeight: '18px',
+              textAlign: 'center',
+              pointerEvents: 'none',
+              boxShadow: `0 0 0 1px ${token.colorBgContainer}`,
+            }}
+          >
+            {total > 99 ? '99+' : total}
+          </span>
+        ) : null}
+      </span>
+      {drawerLoaded ? (
+        <Suspense fallback={null}>
+          <NotificationDrawer open={open} unread={total} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+      {popup ? (
+        <Suspense fallback={null}>
+          <NotificationPopup msg={popup} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import type { SysMsg } from '@portal/contracts';
+
+/**
+ * Whether a poll's newest notification should pop up. `seen` is the id of the newest notification this
+ * tab has already seen, null before the first answer: the first answer only sets the mark (what was
+ * there before the page opened does not pop up); later, only a notification newer than the mark does.
+ */
+export function nextPopup(seen: number | null, latest: SysMsg | null): { seen: number; popup: SysMsg | null } {
+  const id = latest?.id ?? 0;
+  if (seen === null) return { seen: id, popup: null };
+  if (latest && id > seen) return { seen: id, popup: latest };
+  return { seen, popup: null };
+}
