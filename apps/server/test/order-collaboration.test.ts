@@ -144,9 +144,16 @@ describe('attachments and the case files through the order', () => {
     expect(saved.data.list).toEqual([expect.objectContaining({ name: 'photo.png', size: PNG.length, mine: true })]);
     const labSaved = await upload(lab, orderCode, [{ name: 'note.png', bytes: PNG }]);
     expect(labSaved.code).toBe(200);
+    // Several files in one request, larger than the plugin's 5 MB default (a PNG with trailing bytes).
+    const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
+    const several = await upload(lab, orderCode, [{ name: 'big.png', bytes: big }, { name: 'small.png', bytes: PNG }]);
+    expect(several.code).toBe(200);
+    expect(several.data.list.map((a) => [a.name, a.size])).toEqual([['big.png', big.length], ['small.png', PNG.length]]);
+    const tooBig = await upload(lab, orderCode, [{ name: 'huge.png', bytes: Buffer.concat([PNG, Buffer.alloc(21 * 1024 * 1024)]) }]);
+    expect(tooBig.code).toBe(2025);
 
     const seen = (await h.call('order/detail', { token: lab.token, body: { orderCode } })).data.attachments;
-    expect(seen.map((a: { name: string; mine: boolean }) => [a.name, a.mine])).toEqual([['photo.png', false], ['note.png', true]]);
+    expect(seen.map((a: { name: string; mine: boolean }) => [a.name, a.mine])).toEqual([['photo.png', false], ['note.png', true], ['big.png', true], ['small.png', true]]);
     const link = await h.call('order/attachmentLink', { token: lab.token, body: { attachmentCode: saved.data.list[0]!.code } });
     const downloaded = Buffer.from(await (await fetch(link.data.url.replace('http://portal.test', base))).arrayBuffer());
     expect(downloaded.equals(PNG)).toBe(true);
