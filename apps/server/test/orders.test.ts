@@ -88,9 +88,15 @@ describe('orders', () => {
   });
 
   it('go only to accepted partners, and only each side sees its orders', async () => {
+    const before = (await send()).res.data.list[0].orderCode;
     await h.call('partner/terminate', { token: clinic.token, body: { partnerCode } });
     const refused = await send();
     expect([refused.res.status, refused.res.code]).toEqual([409, 2036]);
+    // Orders made before the partnership ended stay readable to both sides, thread included.
+    for (const token of [clinic.token, lab.token]) {
+      expect((await h.call('order/detail', { token, body: { orderCode: before } })).data.orderCode).toBe(before);
+      expect((await h.call('msg/send', { token, body: { orderCode: before, content: 'still here' } })).code).toBe(200);
+    }
     await h.call('partner/apply', { token: clinic.token, body: { organizationCode: (await h.call('user/getPartnerInfo', { token: clinic.token, body: { partnerCode } })).data.organization.code } });
     await h.call('partner/accept', { token: lab.token, body: { partnerCode } });
     const order = (await send()).res.data.list[0].orderCode;
