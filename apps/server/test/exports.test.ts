@@ -16,6 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** How each entry was packed: 0 stored, 8 deflated. */
+const methods = new Map<string, number>();
 function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
@@ -28,6 +30,7 @@ function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
             out.set(entry.fileName, Buffer.concat(chunks));
+            methods.set(entry.fileName, entry.compressionMethod);
             zip.readEntry();
           });
         });
@@ -50,7 +53,7 @@ describe('exports', () => {
     const lower = binaryStl(2000, 2);
     const a = await caseWith('Upper crown', [[upper, 'upper.stl'], [PNG, 'photo.png']]);
     const b = await caseWith('Lower crown', [[lower, 'lower.stl']]);
-    const created = await h.call('export/create', { token, body: { caseCodes: [a, b], types: ['stl'] } });
+    const created = await h.call('export/create', { token, body: { caseCodes: [a, b], types: ['stl', 'png'] } });
     expect(created.data).toMatchObject({ status: 0, progress: 0, downloadUrl: null });
     await h.app.platform.jobs.drain();
     const status = (await h.call('export/status', { token, body: { exportCode: created.data.exportCode } })).data;
@@ -60,8 +63,12 @@ describe('exports', () => {
     expect(res.headers.get('content-type')).toBe('application/zip');
     const entries = await zipEntries(Buffer.from(await res.arrayBuffer()));
     expect([...entries.keys()].sort()).toEqual([
-      'Eva Lind - Lower crown/case.txt', 'Eva Lind - Lower crown/lower.stl', 'Eva Lind - Upper crown/case.txt', 'Eva Lind - Upper crown/upper.stl',
+      'Eva Lind - Lower crown/case.txt', 'Eva Lind - Lower crown/lower.stl', 'Eva Lind - Upper crown/case.txt', 'Eva Lind - Upper crown/photo.png',
+      'Eva Lind - Upper crown/upper.stl',
     ]);
+    // Scans are deflated; an image, compressed already, is stored as it is.
+    expect([methods.get('Eva Lind - Upper crown/upper.stl'), methods.get('Eva Lind - Upper crown/photo.png')]).toEqual([8, 0]);
+    expect(Buffer.compare(entries.get('Eva Lind - Upper crown/photo.png')!, PNG)).toBe(0);
     expect(Buffer.compare(entries.get('Eva Lind - Upper crown/upper.stl')!, upper)).toBe(0);
     expect(entries.get('Eva Lind - Upper crown/case.txt')!.toString()).toContain('Patient: Eva Lind');
     // The link is signed: tampering is refused.

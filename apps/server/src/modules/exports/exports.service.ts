@@ -10,6 +10,8 @@ import type { BlobStore } from '../../platform/storage.js';
 import { FileLinks } from '../files/files.service.js';
 import { casesRepository } from '../cases/cases.repository.js';
 
+const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
+
 interface ExportRow {
   id: number; code: string; organization_id: number; case_ids: string[]; types: string[]; status: number; progress: number;
   storage_key: string | null; size: string | null; created_at: Date;
@@ -112,8 +114,10 @@ export class ExportsService {
         let name = safeSegment(f.name);
         while (names.has(name)) name = `_${name}`;
         names.add(name);
-        // Scans compress well but are large: a fast level keeps packing near disk speed.
-        zip.addReadStreamLazy(`${folder}/${name}`, { size: Number(f.size), compressionLevel: 1 }, (cb) => {
+        // Scans compress well but are large: a fast level. Images, media and pdf are compressed already:
+        // deflating them again costs time and saves nothing, so they are stored.
+        const pack = ALREADY_COMPRESSED.has(f.format) ? { compress: false } : { compressionLevel: 1 };
+        zip.addReadStreamLazy(`${folder}/${name}`, { size: Number(f.size), ...pack }, (cb) => {
           this.store.read(f.storage_key).then(
             (stream) => {
               stream.on('data', (chunk: Buffer) => {
