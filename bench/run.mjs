@@ -171,17 +171,19 @@ async function bundle() {
 
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
-  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload or export runs one part.
-  const only = process.env.BENCH_ONLY;
-  if (!only || only === 'bundle') await bundle();
-  if (!only || only === 'startup') await startup();
-  if (!only || only === 'throughput') await throughput();
-  if (!only || only === 'cases') rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
-  if (!only || only === 'orders') rows.push(...(await ordersBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
-  if (!only || only === 'orderlist') rows.push(...(await orderListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
-  if (!only || only === 'viewer') rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
-  if (!only || only === 'upload') rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
-  if (!only || only === 'export') rows.push(...(await exportBench({ start, waitFor, stop, freePort })));
+  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload or export runs those parts
+  // (comma-separated).
+  const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
+  const want = (part) => !parts || parts.has(part);
+  if (want('bundle')) await bundle();
+  if (want('startup')) await startup();
+  if (want('throughput')) await throughput();
+  if (want('cases')) rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('orders')) rows.push(...(await ordersBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('orderlist')) rows.push(...(await orderListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('viewer')) rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
+  if (want('upload')) rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
+  if (want('export')) rows.push(...(await exportBench({ start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));
