@@ -1,6 +1,6 @@
 /**
  * 3D viewer of scans (upper, lower, bite …). Load it lazily (see index.ts: LazyModelViewer) so three.js stays out
- * of the start-up bundle. Fetching and decoding run in a worker; this module only builds GPU buffers.
+ * of the start-up bundle. Fetching and decoding run in one worker, drawing in another (engine.ts, render.worker.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button, Progress } from 'antd';
@@ -15,13 +15,10 @@ const modelsKey = (models: ModelViewerModel[]) => JSON.stringify(models.map((m) 
 
 export default function ModelViewer({ models, t, requestInit, height = 480, className, onError, screenshotName = 'scan' }: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
-  const engineRef = useRef<ViewerEngine | null>(null);
-  const workerRef = useRef<Worker | null>(null);
-  const [engineReady, setEngineReady] = useState(0);
+  // State (not a ref), so the loading effect runs once the engine exists, not once before and again after.
+  const [viewer, setViewer] = useState<{ engine: ViewerEngine; decoder: Worker } | null>(null);
   const [states, setStates] = useState<Record<string, LoadState>>({});
   const [hidden, setHidden] = useState<Record<string, boolean>>({});
-  const hiddenRef = useRef(hidden);
-  hiddenRef.current = hidden;
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
 
@@ -30,8 +27,8 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
   const stableModels = useMemo(() => models, [key]);
   const initKey = JSON.stringify(serializeInit(requestInit));
 
-  // Renderer, controls and worker live exactly as long as the component. The canvas is created here (not by React)
-  // so a remount (StrictMode) never reuses a canvas whose context was deliberately lost.
+  // Controls and both workers live exactly as long as the component. The canvas is created here (not by React):
+  // its control moves to the render worker for good, so a remount (StrictMode) needs a new one.
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
@@ -39,33 +36,31 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
     canvas.dataset.testid = 'viewer-canvas';
     canvas.style.cssText = 'display:block;width:100%;height:100%;touch-action:none;outline:none';
     host.prepend(canvas);
+    const fail = () => setStates({ __webgl: { status: 'error', message: 'WebGL unavailable' } });
+    const decoder = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
     let engine: ViewerEngine;
     try {
-      engine = new ViewerEngine(canvas, host);
+      engine = new ViewerEngine(canvas, host, decoder, fail);
     } catch {
+      decoder.terminate();
       canvas.remove();
-      setStates({ __webgl: { status: 'error', message: 'WebGL unavailable' } });
+      fail();
       return;
     }
-    engineRef.current = engine;
-    const worker = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
-    workerRef.current = worker;
-    setEngineReady((n) => n + 1);
+    setViewer({ engine, decoder });
     return () => {
-      worker.terminate();
-      workerRef.current = null;
+      decoder.terminate();
       engine.dispose();
-      engineRef.current = null;
+      setViewer(null);
       canvas.remove();
     };
   }, []);
 
   // (Re)load the models whenever their list or the request headers change.
   useEffect(() => {
-    const engine = engineRef.current;
-    const worker = workerRef.current;
-    if (!engine || !worker) return;
-    engine.clear();
+    if (!viewer) return;
+    const { engine, decoder } = viewer;
+    const gen = engine.clear();
     const init = JSON.parse(initKey) as ReturnType<typeof serializeInit>;
     const byReq = new Map<number, ModelViewerModel>();
     let reqBase = Math.floor(Math.random() * 1e9);
@@ -78,7 +73,7 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
         setStates((s) => ({ ...s, [model.id]: { status: 'loading', loaded: msg.loaded, total: msg.total } }));
       } else if (msg.type === 'done') {
         byReq.delete(msg.reqId);
-        engine.addMesh(model.id, msg, model.jaw, !hiddenRef.current[model.id]);
+        engine.meshLoaded(model.id, msg.bounds);
         setStates((s) => ({ ...s, [model.id]: { status: 'ready', triangles: msg.triangles, source: msg.source } }));
       } else {
         byReq.delete(msg.reqId);
@@ -86,28 +81,29 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
         onErrorRef.current?.(model.id, msg.message);
       }
     };
-    worker.addEventListener('message', onMessage);
+    decoder.addEventListener('message', onMessage);
     for (const m of stableModels) {
       const reqId = ++reqBase;
       byReq.set(reqId, m);
-      const req: WorkerRequest = { type: 'load', reqId, compactUrl: m.compactUrl, originalUrl: m.originalUrl, format: m.format, init };
-      worker.postMessage(req);
+      const req: WorkerRequest = { type: 'load', reqId, target: { id: m.id, jaw: m.jaw, gen }, compactUrl: m.compactUrl, originalUrl: m.originalUrl, format: m.format, init };
+      decoder.postMessage(req);
     }
     return () => {
-      worker.removeEventListener('message', onMessage);
-      for (const reqId of byReq.keys()) worker.postMessage({ type: 'cancel', reqId } satisfies WorkerRequest);
+      decoder.removeEventListener('message', onMessage);
+      for (const reqId of byReq.keys()) decoder.postMessage({ type: 'cancel', reqId } satisfies WorkerRequest);
     };
-  }, [stableModels, initKey, engineReady]);
+  }, [stableModels, initKey, viewer]);
 
+  const engine = viewer?.engine;
   const toggle = useCallback((id: string, visible: boolean) => {
     setHidden((h) => ({ ...h, [id]: !visible }));
-    engineRef.current?.setVisible(id, visible);
-  }, []);
+    engine?.setVisible(id, visible);
+  }, [engine]);
 
-  const fit = useCallback(() => engineRef.current?.fit(true), []);
+  const fit = useCallback(() => engine?.fit(true), [engine]);
 
   const screenshot = useCallback(async () => {
-    const blob = await engineRef.current?.screenshot();
+    const blob = await engine?.screenshot();
     if (!blob) return;
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
@@ -118,7 +114,7 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }, [screenshotName]);
+  }, [engine, screenshotName]);
 
   const list = Object.entries(states);
   const loading = list.filter(([, s]) => s.status === 'loading');

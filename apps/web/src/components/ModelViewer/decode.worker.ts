@@ -1,12 +1,13 @@
 /**
  * Fetches and decodes scans off the main thread: compact file first (falls back to the original on 404/409,
  * when missing, or when the compact file is unreadable), then normals, bounds and linear colours.
- * Typed arrays are transferred back (no copy).
+ * The typed arrays are transferred (no copy) straight to the render worker on the port given by 'connect'; the page
+ * only gets the figures (tens of MB arriving on its thread used to set off major garbage collections there).
  */
 import {
   MeshParseError, computeBounds, computeVertexNormals, decodeCompactMesh, detectMeshFormat, isCompactMesh, parseMesh, weldMesh,
 } from '@portal/mesh';
-import type { LoadedMesh, SerializableInit, WorkerRequest, WorkerResponse } from './types';
+import type { LoadedMesh, RenderRequest, SerializableInit, WorkerRequest, WorkerResponse } from './types';
 
 const SRGB_TO_LINEAR16 = new Uint16Array(256);
 for (let i = 0; i < 256; i++) {
@@ -15,7 +16,8 @@ for (let i = 0; i < 256; i++) {
 }
 
 const controllers = new Map<number, AbortController>();
-const post = (msg: WorkerResponse, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
+const post = (msg: WorkerResponse) => (self as unknown as Worker).postMessage(msg);
+let renderer: MessagePort | null = null;
 
 class HttpError extends Error {
   constructor(readonly status: number) {
@@ -108,6 +110,10 @@ async function load(req: Extract<WorkerRequest, { type: 'load' }>, signal: Abort
 
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
+  if (req.type === 'connect') {
+    renderer = req.renderer;
+    return;
+  }
   if (req.type === 'cancel') {
     controllers.get(req.reqId)?.abort();
     controllers.delete(req.reqId);
@@ -116,11 +122,12 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   const ctl = new AbortController();
   controllers.set(req.reqId, ctl);
   load(req, ctl.signal).then(
-    (m) => {
+    ({ positions, normals, indices, colors, bounds, triangles, source, decodeMs }) => {
       if (ctl.signal.aborted) return;
-      const transfer: Transferable[] = [m.positions.buffer, m.normals.buffer, m.indices.buffer];
-      if (m.colors) transfer.push(m.colors.buffer);
-      post({ type: 'done', reqId: req.reqId, ...m }, transfer);
+      const transfer: Transferable[] = [positions.buffer, normals.buffer, indices.buffer];
+      if (colors) transfer.push(colors.buffer);
+      renderer?.postMessage({ type: 'add', ...req.target, mesh: { positions, normals, indices, colors, bounds } } satisfies RenderRequest, transfer);
+      post({ type: 'done', reqId: req.reqId, bounds, triangles, source, decodeMs });
     },
     (e: unknown) => {
       if (ctl.signal.aborted) return;

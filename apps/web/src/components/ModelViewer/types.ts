@@ -41,23 +41,60 @@ export interface SerializableInit {
   referrerPolicy?: ReferrerPolicy;
 }
 
+/** Which viewer mesh a load becomes; `gen` is the renderer's load generation (older ones are dropped). */
+export interface MeshTarget {
+  id: string;
+  jaw?: ViewerJaw;
+  gen: number;
+}
+
+/** Page → decode worker. 'connect' hands it the port on which it sends decoded meshes straight to the renderer. */
 export type WorkerRequest =
-  | { type: 'load'; reqId: number; compactUrl?: string; originalUrl: string; format: 'stl' | 'ply' | 'obj'; init: SerializableInit }
+  | { type: 'connect'; renderer: MessagePort }
+  | { type: 'load'; reqId: number; target: MeshTarget; compactUrl?: string; originalUrl: string; format: 'stl' | 'ply' | 'obj'; init: SerializableInit }
   | { type: 'cancel'; reqId: number };
 
-export interface LoadedMesh {
+/** What the renderer needs of a decoded scan (typed arrays, transferred). */
+export interface MeshArrays {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
   /** Linear-light RGBA per vertex (alpha 1), normalised uint16, converted from sRGB in the worker; or null. */
   colors: Uint16Array | null;
   bounds: Box3Like;
+}
+
+export interface LoadedMesh extends MeshArrays {
   triangles: number;
   source: 'compact' | 'original';
   decodeMs: number;
 }
 
+/** Decode worker → page: progress and the result without its arrays (those go to the renderer, never through the page). */
 export type WorkerResponse =
   | { type: 'progress'; reqId: number; loaded: number; total: number }
-  | ({ type: 'done'; reqId: number } & LoadedMesh)
+  | { type: 'done'; reqId: number; bounds: Box3Like; triangles: number; source: 'compact' | 'original'; decodeMs: number }
   | { type: 'error'; reqId: number; message: string; status?: number };
+
+/** The camera as the page's controls left it; the renderer draws from there. */
+export interface CameraPose {
+  position: [number, number, number];
+  quaternion: [number, number, number, number];
+  fov: number;
+  aspect: number;
+  near: number;
+  far: number;
+}
+
+/** To render.worker.ts from the page, except 'add', which comes from the decode worker on the port given in 'init'. Sizes in CSS pixels. */
+export type RenderRequest =
+  | { type: 'init'; canvas: OffscreenCanvas; decoder: MessagePort }
+  | { type: 'size'; width: number; height: number; pixelRatio: number }
+  | { type: 'camera'; pose: CameraPose }
+  | ({ type: 'add'; mesh: MeshArrays } & MeshTarget)
+  | { type: 'visible'; id: string; visible: boolean }
+  | { type: 'clear'; gen: number }
+  | { type: 'screenshot'; reqId: number }
+  | { type: 'dispose' };
+
+export type RenderResponse = { type: 'screenshot'; reqId: number; blob: Blob | null } | { type: 'error'; message: string };
