@@ -2,14 +2,13 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Lazy-loaded: the Result component is not needed to show the login page. */
-export function NoPermission() {
+function StatusPage({ status, testId, textKey }: { status: '403' | '404'; testId: string; textKey: string }) {
   const { t } = useTranslation();
   return (
     <Result
-      status="403"
-      title="403"
-      subTitle={<span data-testid="no-permission">{t('noPermission')}</span>}
+      status={status}
+      title={status}
+      subTitle={<span data-testid={testId}>{t(textKey)}</span>}
       extra={
         <Link to="/">
           <Button type="primary">{t('backHome')}</Button>
@@ -17,21 +16,13 @@ export function NoPermission() {
       }
     />
   );
+}
+
+/** Lazy-loaded: the Result component is not needed to show the login page. */
+export function NoPermission() {
+  return <StatusPage status="403" testId="no-permission" textKey="noPermission" />;
 }
 
 export function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <Result
-      status="404"
-      title="404"
-      subTitle={<span data-testid="not-found">{t('notFound')}</span>}
-      extra={
-        <Link to="/">
-          <Button type="primary">{t('backHome')}</Button>
-        </Link>
-      }
-    />
-  );
+  return <StatusPage status="404" testId="not-found" textKey="notFound" />;
 }
-

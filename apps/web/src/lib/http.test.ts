@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, configureHttp, http, resetHttpState } from './http';
+import { ApiError, configureHttp, http, postForm, resetHttpState } from './http';
 import { tokens } from './tokens';
 
 type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
@@ -151,6 +151,73 @@ describe('http client', () => {
     const res = await http.post<{ blob: Blob; filename: string }>('export');
     expect(res.filename).toBe('a.zip');
     expect(await res.blob.text()).toBe('file-bytes');
+  });
+
+  describe('multipart form posts', () => {
+    const form = () => {
+      const f = new FormData();
+      f.append('orderCode', 'O1');
+      f.append('file', new File(['png'], 'a.png'), 'a.png');
+      return f;
+    };
+
+    it('posts the form as it is, with the usual headers, a bearer token and no JSON content-type', async () => {
+      tokens.set('A1', 'R1');
+      route(() => ok({ list: ['ATT-1'] }));
+      const body = form();
+      await expect(postForm('order/save_attachments', body)).resolves.toEqual({ list: ['ATT-1'] });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+      expect(url).toBe('/api/v2/order/save_attachments');
+      expect(init.method).toBe('POST');
+      expect(init.body).toBe(body);
+      const headers = init.headers as Record<string, string>;
+      expect(headers.authorization).toBe('Bearer A1');
+      expect(headers.lang).toBe('de');
+      expect(headers['content-type']).toBeUndefined();
+      expect(Object.keys(headers).map((k) => k.toLowerCase())).not.toContain('content-type');
+      expect(infoOf(init)).toMatchObject({ accessToken: 'A1' });
+      expect(init.signal).toBeInstanceOf(AbortSignal);
+    });
+
+    it('maps an error envelope to an ApiError and shows it like other calls (unless silent)', async () => {
+      vi.spyOn(Date, 'now').mockReturnValueOnce(1_000).mockReturnValue(5_000);
+      route(() => json({ code: 1004, msg: 'server text', data: { field: 'file' } }, 400));
+      await expect(postForm('equipment/import_product_catalog', form())).rejects.toMatchObject({ code: 1004, msg: 'server text', data: { field: 'file' }, status: 400 });
+      expect(hooks.toast).toHaveBeenCalledWith('t:invalidPassword');
+      hooks.toast.mockClear();
+      const err = await postForm('order/save_attachments', form(), { silent: true }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ code: 1004, status: 400 });
+      expect(hooks.toast).not.toHaveBeenCalled();
+    });
+
+    it('refreshes an expired token once and sends the same form again with the new one', async () => {
+      tokens.set('old', 'R1');
+      const sent: { token: string; bearer: string | undefined; body: unknown }[] = [];
+      route((path, init) => {
+        if (path === 'user/refresh_token') return ok({ accessToken: 'new', refreshToken: 'R2' });
+        const headers = init.headers as Record<string, string>;
+        sent.push({ token: infoOf(init).accessToken, bearer: headers.authorization, body: init.body });
+        return infoOf(init).accessToken === 'new' ? ok({ imported: 2, errors: [] }) : json({ code: 401, msg: 'expired', data: null }, 401);
+      });
+      const body = form();
+      await expect(postForm('equipment/import_product_catalog', body)).resolves.toEqual({ imported: 2, errors: [] });
+      expect(sent).toEqual([
+        { token: 'old', bearer: 'Bearer old', body },
+        { token: 'new', bearer: 'Bearer new', body },
+      ]);
+      expect(fetchMock.mock.calls.filter(([u]) => String(u).endsWith('refresh_token'))).toHaveLength(1);
+      expect(hooks.logout).not.toHaveBeenCalled();
+    });
+
+    it('gives up and logs out when the refresh fails', async () => {
+      tokens.set('old', 'R1');
+      route((path) => (path === 'user/refresh_token' ? json({ code: 1013, msg: 'bad refresh', data: null }, 401) : json({ code: 401, msg: 'expired', data: null }, 401)));
+      await expect(postForm('order/save_attachments', form(), { silent: true })).rejects.toMatchObject({ code: 401 });
+      expect(hooks.logout).toHaveBeenCalledTimes(1);
+      expect(fetchMock.mock.calls.filter(([u]) => String(u).endsWith('save_attachments'))).toHaveLength(1);
+    });
   });
 
   it('reports transport failures with the error text', async () => {

@@ -58,6 +58,7 @@ export function configureHttp(partial: Partial<HttpHooks>) {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST';
+  /** Sent as JSON; a FormData goes as it is (multipart, see postForm). */
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   /** The caller handles business errors itself: no generic toast (transport failures still show). */
@@ -117,7 +118,11 @@ async function send(path: string, opts: RequestOptions, accessToken: string): Pr
   }
   const h = headers(accessToken);
   const init: RequestInit = { method, headers: h };
-  if (method === 'POST') {
+  if (opts.body instanceof FormData) {
+    // Multipart: no content-type, the browser sets multipart/form-data with its boundary.
+    if (accessToken) h.authorization = `Bearer ${accessToken}`;
+    init.body = opts.body;
+  } else if (method === 'POST') {
     h['content-type'] = 'application/json';
     init.body = JSON.stringify(opts.body ?? {});
   }
@@ -278,6 +283,17 @@ export const http = {
   post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...opts, method: 'POST', body }),
   get: <T>(path: string, query?: RequestOptions['query'], opts: Omit<RequestOptions, 'method' | 'query'> = {}) => request<T>(path, { ...opts, method: 'GET', query }),
 };
+
+/** Uploads can take longer than an ordinary JSON call. */
+export const UPLOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * Posts a multipart form (files) with the same headers, envelope handling, token refresh and replay,
+ * password prompt and error display as every other call; the token also goes as `authorization: Bearer`.
+ */
+export function postForm<T>(path: string, form: FormData, opts: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
+  return request<T>(path, { timeoutMs: UPLOAD_TIMEOUT_MS, ...opts, method: 'POST', body: form });
+}
 
 /** For tests: forget throttling and in-flight state. */
 export function resetHttpState() {

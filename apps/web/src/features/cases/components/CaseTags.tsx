@@ -1,23 +1,11 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-
-const STATUS_COLORS: Record<string, string> = {
-  registered: 'default',
-  toBeProgressed: 'gold',
-  scanCompleted: 'cyan',
-  uploaded: 'blue',
-  ordered: 'geekblue',
-  completed: 'green',
-  sent: 'purple',
-  notSent: 'orange',
-  accepted: 'green',
-  rejected: 'red',
-};
+import { CASE_STATUS_COLORS } from '../lib/statusColors';
 
 export function CaseStatusTag({ status }: { status: string }) {
   const { t } = useTranslation('cases');
   return (
-    <Tag color={STATUS_COLORS[status] ?? 'default'} data-status={status}>
+    <Tag color={CASE_STATUS_COLORS[status] ?? 'default'} data-status={status}>
       {t(`status.${status}`, { defaultValue: status })}
     </Tag>
   );

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
@@ -12,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CASE_STATUSES, TREATMENTS, formatSize } from '@portal/contracts';
 import { getPrefs } from '../../../lib/prefs';
+import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
 import { listDentistsQuery } from '../../dentists/api/listDentists';
 import { listCasesQuery } from '../api/listCases';
@@ -196,23 +196,13 @@ export default function CaseListPage() {
         dataSource={list.data?.list ?? []}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), preserveSelectedRowKeys: true }}
         onRow={(r) => ({ 'data-testid': `case-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
-        onChange={(pagination, _filters, sorter, extra) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CaseSummary> | undefined;
-          const sort = sorterToSort(s?.columnKey, s?.order);
-          setState((prev) => ({
-            ...prev,
-            ...sort,
-            pageNum: extra.action === 'sort' ? 1 : pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? prev.pageSize,
-          }));
-        }}
-        pagination={{
-          current: state.pageNum,
-          pageSize: state.pageSize,
+        {...pagedTable<CaseSummary, CaseListState>({
+          state,
+          setState,
           total: list.data?.total ?? 0,
-          showSizeChanger: true,
           showTotal: (total) => t('total', { count: total }),
-        }}
+          sortOf: (s) => sorterToSort(s?.columnKey, s?.order),
+        })}
       />
       <CaseFormModal
         open={formOpen}

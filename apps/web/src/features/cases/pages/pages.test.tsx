@@ -1,21 +1,15 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { UserInfo } from '@portal/contracts';
-import { sessionStore } from '../../../lib/session';
+import type { QueryClient } from '@tanstack/react-query';
 import type { CaseDetail } from '../api/types';
 import '../../../test/dom-shims';
+import { mockServer } from '../../../test/http-mock';
+import { cleanup, renderScreen, unmount } from '../../../test/render';
+import { signInAs } from '../../../test/session';
 
 // No server: every call stays pending; the screens render from the seeded cache.
-vi.mock('../../../lib/http', () => ({
-  http: { post: () => new Promise(() => {}), get: () => new Promise(() => {}) },
-  ApiError: class extends Error {},
-  errorText: () => null,
-}));
-
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+mockServer();
 
 const detail: CaseDetail = {
   caseCode: 'C1',
@@ -40,30 +34,11 @@ const detail: CaseDetail = {
   ],
 };
 
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
+afterEach(cleanup);
 
 async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed: (qc: QueryClient) => void) {
-  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  seed(qc);
   const { default: Page } = await load();
-  const router = createMemoryRouter([{ path: routePath, element: <Page /> }], { initialEntries: [path] });
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  });
-  return host;
+  return (await renderScreen(path, routePath, <Page />, { fresh: true, seed })).host;
 }
 
 describe('case screens render', () => {
@@ -104,17 +79,15 @@ describe('case screens render', () => {
     );
     expect(el.querySelector('[data-testid="storage-usage"]')?.getAttribute('data-used')).toBe('1024');
     expect(el.querySelector('[data-testid="storage-chart"] path[data-kind="model"]')).not.toBeNull();
-    act(() => root?.unmount());
-    host?.remove();
+    unmount();
     el = await render('/own', '/own', () => import('../../dentists/components/DentistPanel'), (qc) =>
       qc.setQueryData(['dentists'], { list: [{ id: 3, name: 'Dr. Who', caseCount: 2 }] }),
     );
     expect(el.querySelector('[data-testid="dentist-row-3"]')?.textContent).toContain('Dr. Who');
     expect(el.querySelector('[data-testid="dentist-add"]')).not.toBeNull();
-    act(() => root?.unmount());
-    host?.remove();
+    unmount();
     // The activation form is a clinic administrator's.
-    sessionStore.set((s) => ({ ...s, user: { organization: { type: 2 } } as unknown as UserInfo, permissions: ['device:view', 'device:edit'] }));
+    signInAs(2, ['device:view', 'device:edit']);
     el = await render('/own', '/own', () => import('../../devices/components/DevicesPanel'), (qc) =>
       qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], {
         total: 1,

@@ -1,25 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import '../../../test/dom-shims';
+import { cleanup, mount as render, unmount } from '../../../test/render';
 import TrendChart, { chartGeometry, xTickIndexes, yScale, yTicks } from './TrendChart';
 
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
-
-async function render(node: React.ReactNode) {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => root!.render(node));
-  return host;
-}
+afterEach(cleanup);
 
 const days = (counts: number[]) => counts.map((count, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, count }));
 const coords = (d: string) => [...d.matchAll(/[ML](-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
@@ -90,7 +75,7 @@ describe('trend chart', () => {
   it('a single point sits in the middle; no points shows the empty text and no line', async () => {
     const one = await render(<TrendChart points={days([2])} label="x" />);
     expect(coords(one.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!)).toHaveLength(1);
-    act(() => root?.unmount());
+    unmount();
     const none = await render(<TrendChart points={[]} label="x" emptyText="No data" />);
     expect(none.querySelector('[data-testid="trend-line"]')).toBeNull();
     expect(none.querySelector('[data-testid="trend-empty"]')?.textContent).toBe('No data');

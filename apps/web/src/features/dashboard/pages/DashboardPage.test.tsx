@@ -1,34 +1,27 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { IndexDashboard, LineChart, UserInfo } from '@portal/contracts';
+import type { IndexDashboard, LineChart } from '@portal/contracts';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderScreen } from '../../../test/render';
+import { $, flush, waitFor } from '../../../test/dom';
+import { signInAs } from '../../../test/session';
 
-const calls: { path: string; body: unknown }[] = [];
 let index: IndexDashboard;
 const chart = (period: string, base: number): LineChart => {
   const n = Number.parseInt(period, 10);
   const points = Array.from({ length: n }, (_, i) => ({ date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, count: (i * base) % 5 }));
   return { total: points.reduce((s, p) => s + p.count, 0), points };
 };
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      calls.push({ path, body });
-      const period = (body as { period?: string } | undefined)?.period ?? '30d';
-      if (path === 'user/indexDashboard') return Promise.resolve(structuredClone(index));
-      if (path === 'user/lineChart') return Promise.resolve(chart(period, 1));
-      if (path === 'user/acceptOrderLineChart') return Promise.resolve(chart(period, 2));
-      return new Promise(() => {});
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  errorText: () => null,
-}));
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const { calls } = mockServer((path, body) => {
+  const period = (body as { period?: string } | undefined)?.period ?? '30d';
+  if (path === 'user/indexDashboard') return Promise.resolve(structuredClone(index));
+  if (path === 'user/lineChart') return Promise.resolve(chart(period, 1));
+  if (path === 'user/acceptOrderLineChart') return Promise.resolve(chart(period, 2));
+  return pending();
+});
 
 const order = (orderCode: string, status: IndexDashboard['recentOrders'][number]['status'], patientName: string | null = 'Jane Roe') => ({
   orderCode,
@@ -70,62 +63,20 @@ function dashboard(side: 'clinic' | 'lab'): IndexDashboard {
   };
 }
 
-async function signInAs(orgType: number) {
-  const { setProfile } = await import('../../../lib/session');
-  setProfile(
-    { userCode: 'u1', displayName: 'Dr. Who', role: { name: 'Admin' }, organization: { code: 'me', name: 'My Org', type: orgType, region: 'eu', status: 1 } } as unknown as UserInfo,
-    [],
-    [],
-  );
-}
-
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-beforeEach(() => {
-  calls.length = 0;
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  document.body.innerHTML = '';
-});
-
-const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const flush = async (times = 4) => {
-  for (let i = 0; i < times; i++) await act(async () => void (await new Promise((r) => setTimeout(r, 10))));
-};
+afterEach(cleanup);
 
 async function render() {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const { default: DashboardPage } = await import('./DashboardPage');
-  const router = createMemoryRouter([{ path: '/dashboard', element: <DashboardPage /> }, { path: '*', element: <div data-testid="elsewhere" /> }], {
-    initialEntries: ['/dashboard'],
-  });
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  });
-  await flush(8);
+  const { router } = await renderScreen('/dashboard', '/dashboard', <DashboardPage />);
+  await flush(8, 10);
   return router;
 }
 const stat = (key: string) => $(`dashboard-stat-${key}`)?.textContent;
-/** Waits (up to 10 s) until the check passes: lazy chunks and queries take longer on a busy machine. */
-const waitFor = async (check: () => unknown, ms = 10_000) => {
-  const start = Date.now();
-  while (!check() && Date.now() - start < ms) await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
-};
 
 describe('dashboard', () => {
   it('laboratory: production counts, partners, unread, recent orders and both charts', async () => {
     index = dashboard('lab');
-    await signInAs(3);
+    signInAs(3);
     await render();
     await waitFor(() => stat('orders') && $('dashboard-chart-cases')?.querySelector('[data-testid="trend-line"]') && $('dashboard-chart-accepted')?.querySelector('[data-testid="trend-line"]'));
     expect($('dashboard-lab')).not.toBeNull();
@@ -153,7 +104,7 @@ describe('dashboard', () => {
 
   it('clinic: case and order counts, recent cases linking to the case; changing the period asks for new charts', async () => {
     index = dashboard('clinic');
-    await signInAs(2);
+    signInAs(2);
     await render();
     await waitFor(() => stat('cases') && $('dashboard-chart-cases')?.querySelector('[data-testid="trend-line"]'));
     expect($('dashboard-clinic')).not.toBeNull();
@@ -186,7 +137,7 @@ describe('dashboard', () => {
 
   it('other organizations keep the generic card', async () => {
     index = dashboard('clinic');
-    await signInAs(4);
+    signInAs(4);
     await render();
     expect($('dashboard-generic')).not.toBeNull();
     expect(calls.some((c) => c.path === 'user/indexDashboard')).toBe(false);

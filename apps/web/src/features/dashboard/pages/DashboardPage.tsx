@@ -8,6 +8,10 @@ import type { TFunction } from 'i18next';
 import dayjs from 'dayjs';
 import { OrgType, type UserInfo } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
+import { CASE_STATUS_COLORS } from '../../cases/lib/statusColors';
+import { STATUS_COLORS as ORDER_STATUS_COLORS } from '../../orders/lib/orderRules';
+import { caseDetailPath } from '../../cases/lib/paths';
+import { orderDetailPath } from '../../orders/lib/paths';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 
@@ -21,31 +25,6 @@ const DEFAULT_PERIOD: DashboardPeriod = '30d';
 type Side = 'clinic' | 'lab';
 type RecentCase = IndexDashboard['recentCases'][number];
 type RecentOrder = IndexDashboard['recentOrders'][number];
-
-const ORDER_STATUS_COLORS: Record<string, string> = {
-  pending: 'gold',
-  accepted: 'blue',
-  ready: 'cyan',
-  shipped: 'geekblue',
-  completed: 'green',
-  canceled: 'default',
-  rejected: 'red',
-};
-const CASE_STATUS_COLORS: Record<string, string> = {
-  registered: 'default',
-  toBeProgressed: 'gold',
-  scanCompleted: 'cyan',
-  uploaded: 'blue',
-  ordered: 'geekblue',
-  completed: 'green',
-  sent: 'purple',
-  notSent: 'orange',
-  accepted: 'green',
-  rejected: 'red',
-};
-
-const caseDetailPath = (code: string) => `/case-management/detail/${encodeURIComponent(code)}`;
-const orderDetailPath = (code: string) => `/order-management/detail/${encodeURIComponent(code)}`;
 
 interface Stat {
   key: string;

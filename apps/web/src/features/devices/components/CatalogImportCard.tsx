@@ -3,7 +3,6 @@ import { Alert, Button, Card, Space, Table, Typography } from 'antd';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { importCatalog, type CatalogImportResult } from '../api/importCatalog';
 
@@ -27,11 +26,7 @@ export function CatalogImportCard({ onImported }: { onImported: () => void }) {
         onImported();
       }
     },
-    onError: (err) => {
-      // lib/http shows these itself; this request bypasses it, so the card does.
-      const text = err instanceof ApiError ? errorText(err.code, err.msg) : err instanceof Error ? err.message : String(err);
-      if (text) notify.error(text);
-    },
+    // A failed import is shown by lib/http, like any other call.
   });
 
   return (

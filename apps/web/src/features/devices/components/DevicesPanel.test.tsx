@@ -1,37 +1,21 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { UserInfo } from '@portal/contracts';
-import { sessionStore } from '../../../lib/session';
+import type { QueryClient } from '@tanstack/react-query';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderWithQuery } from '../../../test/render';
+import { flush } from '../../../test/dom';
+import { signInAs } from '../../../test/session';
 
 // No server: list calls stay pending (the list comes from the seeded cache); the import answers with row errors.
-const posts: Array<{ path: string; body: unknown }> = [];
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      posts.push({ path, body });
-      return path === 'equipment/assignDealer' ? Promise.resolve({ count: 1 }) : new Promise(() => {});
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  CLIENT_CODES: { network: -1, timeout: -2, canceled: -3 },
-  errorText: () => null,
-}));
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const { calls: posts } = mockServer((path) => (path === 'equipment/assignDealer' ? Promise.resolve({ count: 1 }) : pending()));
 const importCatalog = vi.fn();
 vi.mock('../api/importCatalog', () => ({ importCatalog: (file: File) => importCatalog(file) }));
 
-
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  posts.length = 0;
+  cleanup();
   importCatalog.mockReset();
 });
 
@@ -41,24 +25,11 @@ const device = {
 };
 
 async function render(orgType: number, permissions: string[]) {
-  sessionStore.set((s) => ({ ...s, user: { organization: { type: orgType } } as unknown as UserInfo, permissions }));
-  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
+  signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <DevicesPanel />
-      </QueryClientProvider>,
-    );
-  });
-  return host;
+  const seed = (qc: QueryClient) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
+  return (await renderWithQuery(<DevicesPanel />, { fresh: true, seed })).host;
 }
-
-const flush = () => act(async () => new Promise((r) => setTimeout(r, 0)));
 
 describe('scanners panel', () => {
   it('clinic: activation form and rename, no OEM tools', async () => {

@@ -1,29 +1,17 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { UserInfo } from '@portal/contracts';
-import { sessionStore } from '../../../lib/session';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderWithQuery } from '../../../test/render';
+import { $, click as clickThen, flush as settle, type, waitFor } from '../../../test/dom';
+import { signInAs } from '../../../test/session';
 import { labChoices } from './DesignatedLabsModal';
 import { parseCodes } from './CertifiedLabsCard';
 
 // The server: each test decides what a path answers; unanswered calls stay pending.
-const calls: { path: string; body: unknown }[] = [];
-let answer: (path: string, body: unknown) => Promise<unknown> = () => new Promise(() => {});
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      calls.push({ path, body });
-      return answer(path, body);
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  CLIENT_CODES: { network: -1, timeout: -2, canceled: -3 },
-  errorText: () => null,
-}));
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const server = mockServer();
+const { calls } = server;
 
 const device = (serialNumber: string, limitType: number) => ({
   serialNumber, model: 'X', name: `Chair ${serialNumber}`, status: 'Activated', localSave: true, cloudSave: true, limitType,
@@ -34,68 +22,26 @@ const partner = (partnerCode: string, status: number, code: string | null, name:
   createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
 });
 
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-beforeEach(() => {
-  calls.length = 0;
-  answer = () => new Promise(() => {});
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  document.body.innerHTML = '';
-});
+afterEach(cleanup);
 
-const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const flush = async (times = 4) => {
-  for (let i = 0; i < times; i++) await act(async () => void (await new Promise((r) => setTimeout(r, 10))));
-};
-async function click(node: Element | null | undefined) {
-  expect(node).toBeTruthy();
-  await act(async () => (node as HTMLElement).click());
-  await flush();
-}
-async function type(node: Element | null, value: string) {
-  const input = node as HTMLInputElement;
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-  await act(async () => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-/** Waits (up to 10 s) until the check passes: lazy chunks and queries take longer on a busy machine. */
-const waitFor = async (check: () => unknown, ms = 10_000) => {
-  const start = Date.now();
-  while (!check() && Date.now() - start < ms) await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
-};
+const flush = (times = 4) => settle(times, 10);
+const click = (node: Element | null | undefined) => clickThen(node, flush);
 const checkbox = (code: string) => {
   const el = $(`designated-lab-option-${code}`);
   return el?.matches('input') ? (el as HTMLInputElement) : (el?.querySelector('input') ?? null);
 };
 
 async function render(orgType: number, permissions: string[], devices: ReturnType<typeof device>[]) {
-  sessionStore.set((s) => ({ ...s, user: { organization: { type: orgType } } as unknown as UserInfo, permissions }));
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: devices.length, list: devices });
+  signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <DevicesPanel />
-      </QueryClientProvider>,
-    );
-  });
+  await renderWithQuery(<DevicesPanel />, { seed: (qc) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: devices.length, list: devices }) });
   await flush();
 }
 
 describe('device limits', () => {
   it('shows each limit type as a tag; a clinic edits the designated laboratories of a limit-type-1 scanner', async () => {
-    answer = (path) => {
-      if (path === 'equipment/listEquipment') return new Promise(() => {});
+    server.answer = (path) => {
+      if (path === 'equipment/listEquipment') return pending();
       if (path === 'equipment/listDesignatedLabs') return Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }, { code: 'LAB-OLD', name: 'Former Lab' }] });
       if (path === 'partner/list')
         return Promise.resolve({
@@ -108,7 +54,7 @@ describe('device limits', () => {
           ],
         });
       if (path === 'equipment/saveDesignatedLabs') return Promise.resolve(null);
-      return new Promise(() => {});
+      return pending();
     };
     await render(2, ['device:view', 'device:edit'], [device('SN1', 1), device('SN2', 2), device('SN3', 3)]);
     for (const [serial, type] of [['SN1', '1'], ['SN2', '2'], ['SN3', '3']]) {
@@ -142,13 +88,13 @@ describe('device limits', () => {
 
   it('OEM: the certified laboratories card lists them and saves the typed codes', async () => {
     let saved: string[] = [];
-    answer = (path, body) => {
+    server.answer = (path, body) => {
       if (path === 'equipment/listCertifiedLabs') return Promise.resolve({ list: saved.length ? saved.map((code) => ({ code, name: `Lab ${code}` })) : [{ code: 'LAB-A', name: 'Alpha Lab' }] });
       if (path === 'equipment/saveCertifiedLabs') {
         saved = (body as { labCodes: string[] }).labCodes;
         return Promise.resolve(null);
       }
-      return new Promise(() => {});
+      return pending();
     };
     await render(5, ['device:view', 'device:import', 'device:assign'], [device('SN1', 2)]);
     await waitFor(() => $('certified-lab-LAB-A'));
@@ -174,7 +120,7 @@ describe('device limits', () => {
   });
 
   it('OEM without the import permission sees the list without editing', async () => {
-    answer = (path) => (path === 'equipment/listCertifiedLabs' ? Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }] }) : new Promise(() => {}));
+    server.answer = (path) => (path === 'equipment/listCertifiedLabs' ? Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }] }) : pending());
     await render(5, ['device:view'], [device('SN1', 2)]);
     await waitFor(() => $('certified-lab-LAB-A'));
     expect($('certified-lab-LAB-A')).not.toBeNull();

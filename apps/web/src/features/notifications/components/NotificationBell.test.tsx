@@ -1,34 +1,28 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { Outlet } from 'react-router';
 import type { SysMsg } from '@portal/contracts';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderWithProviders } from '../../../test/render';
+import { $, $$, click as clickThen, flush as settle, waitFor } from '../../../test/dom';
 import { nextPopup } from '../lib/latest';
 import { UNREAD_POLL_MS, unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
 import { POPUP_SECONDS } from './NotificationPopup';
 import { tabCount } from './NotificationDrawer';
 
 // The server: each path answers from the test's state; anything else stays pending.
-const calls: { path: string; body: unknown }[] = [];
 let unread: UnreadSummary;
 let sysList: { total: number; list: SysMsg[]; counts: { msgType: number; count: number }[] };
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      calls.push({ path, body });
-      if (path === 'msg/unreadCount') return Promise.resolve(structuredClone(unread));
-      if (path === 'msg/listSysMsg') return Promise.resolve(structuredClone(sysList));
-      if (path === 'msg/read') return Promise.resolve(null);
-      return new Promise(() => {});
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  errorText: () => null,
-}));
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const { calls } = mockServer((path) => {
+  if (path === 'msg/unreadCount') return Promise.resolve(structuredClone(unread));
+  if (path === 'msg/listSysMsg') return Promise.resolve(structuredClone(sysList));
+  if (path === 'msg/read') return Promise.resolve(null);
+  return pending();
+});
 
 const msg = (id: number, p: Partial<SysMsg> = {}): SysMsg => ({
   id,
@@ -41,70 +35,40 @@ const msg = (id: number, p: Partial<SysMsg> = {}): SysMsg => ({
   ...p,
 });
 
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
 let qc: QueryClient;
 beforeEach(() => {
-  calls.length = 0;
   unread = { total: 2, counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }], latest: msg(5) };
   sysList = { total: 2, list: [msg(5), msg(4, { msgType: 2, read: true, title: 'New message on ORD-4' })], counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }] };
 });
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  document.body.innerHTML = '';
-});
+afterEach(cleanup);
 
-const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const $$ = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-const flush = async (times = 3) => {
-  for (let i = 0; i < times; i++) await act(async () => void (await new Promise((r) => setTimeout(r, 10))));
-};
-async function click(node: Element | null | undefined) {
-  expect(node).toBeTruthy();
-  await act(async () => (node as HTMLElement).click());
-  await flush();
-}
+const flush = (times = 3) => settle(times, 10);
+const click = (node: Element | null | undefined) => clickThen(node, flush);
 
 async function render() {
-  qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const { NotificationBell } = await import('./NotificationBell');
-  const router = createMemoryRouter(
+  const bell = (
+    <>
+      <NotificationBell />
+      <Outlet />
+    </>
+  );
+  const rendered = await renderWithProviders(
     [
       {
-        element: (
-          <>
-            <NotificationBell />
-            <Outlet />
-          </>
-        ),
+        element: bell,
         children: [
           { path: '/', element: <div data-testid="home" /> },
           { path: '/order-management/detail/:id', element: <div data-testid="order-page" /> },
         ],
       },
     ],
-    { initialEntries: ['/'] },
+    '/',
   );
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  });
+  qc = rendered.qc;
   await flush();
-  return router;
+  return rendered.router;
 }
-/** Waits (up to 10 s) until the check passes: lazy chunks and queries take longer on a busy machine. */
-const waitFor = async (check: () => unknown, ms = 10_000) => {
-  const start = Date.now();
-  while (!check() && Date.now() - start < ms) await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
-};
 const poll = async () => {
   await act(async () => void (await qc.refetchQueries({ queryKey: ['notifications', 'unread'] })));
   await flush(6);

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Result, Select, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +9,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { ORDER_STATUSES } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { getPrefs } from '../../../lib/prefs';
+import { pagedTable } from '../../../lib/pagedTable';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases/components/CaseTags';
 import { acceptedPartnersQuery } from '../api/acceptedPartners';
@@ -198,22 +198,13 @@ function OrderList({ side }: { side: Side }) {
             },
           }) as React.HTMLAttributes<HTMLElement>
         }
-        onChange={(pagination, _filters, sorter, extra) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<OrderSummary> | undefined;
-          setState((prev) => ({
-            ...prev,
-            sortOrder: sortOrderOf(s?.order),
-            pageNum: extra.action === 'sort' ? 1 : pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? prev.pageSize,
-          }));
-        }}
-        pagination={{
-          current: state.pageNum,
-          pageSize: state.pageSize,
+        {...pagedTable<OrderSummary, OrderListState>({
+          state,
+          setState,
           total: list.data?.total ?? 0,
-          showSizeChanger: true,
           showTotal: (total) => t('total', { count: total }),
-        }}
+          sortOf: (s) => ({ sortOrder: sortOrderOf(s?.order) }),
+        })}
       />
       {actions.element}
       <OrderExportDialog open={exportOpen} body={(format) => toOrderExportBody(state, format)} onClose={() => setExportOpen(false)} />

@@ -1,13 +1,14 @@
 // @vitest-environment jsdom
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import type { UserInfo } from '@portal/contracts';
 import type { OrderDetail, OrderMessage, OrderSummary } from '../api/types';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderScreen, unmount } from '../../../test/render';
+import { $, click, flush, type } from '../../../test/dom';
+import { signInAs as signIn } from '../../../test/session';
 
 // jsdom computes a style by matching every rule antd injected (hundreds of kB here) against the element, and the
 // popups' position watchers ask for it on every ancestor: seconds per render in the send dialog. These tests read no
@@ -23,20 +24,9 @@ afterAll(() => {
 vi.setConfig({ testTimeout: 60_000 });
 
 // The server: each test decides what a path answers; unanswered calls stay pending.
-const calls: { path: string; body: unknown }[] = [];
-let answer: (path: string, body: unknown) => Promise<unknown> = () => new Promise(() => {});
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      calls.push({ path, body });
-      return answer(path, body);
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  CLIENT_CODES: { network: -1, timeout: -2, canceled: -3 },
-  errorText: () => null,
-}));
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const server = mockServer();
+const { calls, lastCall } = server;
 
 const summary = (o: Partial<OrderSummary> & { orderCode: string }): OrderSummary => ({
   orderType: 'restoration',
@@ -57,67 +47,18 @@ const summary = (o: Partial<OrderSummary> & { orderCode: string }): OrderSummary
   ...o,
 });
 
-async function signInAs(orgType: number, opts: { permissions?: string[]; teeth?: 'fdi' | 'universal' } = {}) {
-  const { setProfile } = await import('../../../lib/session');
-  setProfile(
-    {
-      userCode: 'u1',
-      toothNumberingSystem: opts.teeth ?? 'fdi',
-      organization: { code: 'me', name: 'Me', type: orgType, region: 'eu', status: 1 },
-    } as unknown as UserInfo,
-    [],
-    opts.permissions ?? ['order:view', 'order:edit'],
-  );
+function signInAs(orgType: number, opts: { permissions?: string[]; teeth?: 'fdi' | 'universal' } = {}) {
+  signIn(orgType, opts.permissions ?? ['order:view', 'order:edit'], { toothNumberingSystem: opts.teeth ?? 'fdi' });
 }
 
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-beforeEach(() => {
-  calls.length = 0;
-  answer = () => new Promise(() => {});
-});
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  document.body.innerHTML = '';
+  cleanup();
   vi.unstubAllGlobals();
 });
 
-async function render(path: string, routePath: string, element: React.ReactNode, seed: (qc: QueryClient) => void = () => {}) {
-  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  seed(qc);
-  const router = createMemoryRouter([{ path: routePath, element }, { path: '*', element: <div data-testid="elsewhere" /> }], { initialEntries: [path] });
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  });
-  return { qc, router };
-}
+const render = (path: string, routePath: string, element: React.ReactNode, seed?: (qc: QueryClient) => void) =>
+  renderScreen(path, routePath, element, { fresh: true, seed });
 
-const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const flush = (ms = 0) => act(async () => void (await new Promise((r) => setTimeout(r, ms))));
-async function click(node: Element | null) {
-  expect(node).not.toBeNull();
-  // SVG elements have no click(): dispatch the event as a browser would.
-  await act(async () => void node!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true })));
-  await flush();
-}
-async function type(node: Element | null, value: string) {
-  expect(node).not.toBeNull();
-  const input = node as HTMLInputElement | HTMLTextAreaElement;
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
-  await act(async () => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
 /** Opens an antd Select by its test id and clicks the option with this text. */
 async function pick(testId: string, text: string) {
   const select = $(testId);
@@ -129,7 +70,6 @@ async function pick(testId: string, text: string) {
   expect(option, `option ${text} in ${options.map((o) => o.textContent).join(', ')}`).not.toBeNull();
   await click(option);
 }
-const lastCall = (path: string) => calls.filter((c) => c.path === path).at(-1)?.body;
 
 async function listKey() {
   const { initialOrderListState, toOrderListQuery } = await import('../lib/orderQuery');
@@ -149,7 +89,7 @@ describe('order list', () => {
   const OrderListPage = async () => (await import('./OrderListPage')).default;
 
   it('renders the rows and sends the filters and sort in the list body', async () => {
-    await signInAs(3);
+    signInAs(3);
     const key = await listKey();
     const Page = await OrderListPage();
     await render('/order-management', '/order-management', <Page />, (qc) => {
@@ -181,7 +121,7 @@ describe('order list', () => {
   });
 
   it('a row opens the order; the checkbox does not', async () => {
-    await signInAs(2);
+    signInAs(2);
     const key = await listKey();
     const Page = await OrderListPage();
     const { router } = await render('/order-management', '/order-management', <Page />, (qc) =>
@@ -198,7 +138,7 @@ describe('order list', () => {
   });
 
   it('batch ship: only for ready orders, sends the tracking number and lists per-order failures', async () => {
-    await signInAs(3);
+    signInAs(3);
     const key = await listKey();
     const Page = await OrderListPage();
     await render('/order-management', '/order-management', <Page />, (qc) =>
@@ -217,7 +157,7 @@ describe('order list', () => {
     expect($('orders-batch-ship')?.hasAttribute('disabled')).toBe(false);
     expect($('orders-batch-accept')?.hasAttribute('disabled')).toBe(true);
 
-    answer = (path) =>
+    server.answer = (path) =>
       path === 'order/action'
         ? Promise.resolve({
             results: [
@@ -225,15 +165,15 @@ describe('order list', () => {
               { orderCode: 'R2', ok: false, code: 2035, msg: 'This order cannot be shipped in its current state (shipped).' },
             ],
           })
-        : new Promise(() => {});
+        : pending();
     await click($('orders-batch-ship'));
     // The tracking number is required.
     await click($('ship-confirm'));
-    await flush(50);
+    await flush(1, 50);
     expect(calls.some((c) => c.path === 'order/action')).toBe(false);
     await type($('ship-tracking'), ' TRK-42 ');
     await click($('ship-confirm'));
-    await flush(50);
+    await flush(1, 50);
     expect(lastCall('order/action')).toEqual({
       orderCodes: ['R1', 'R2'],
       action: 'ship',
@@ -247,7 +187,7 @@ describe('order list', () => {
   });
 
   it('exports the filtered list in the chosen format', async () => {
-    await signInAs(2);
+    signInAs(2);
     const key = await listKey();
     const Page = await OrderListPage();
     const saved: string[] = [];
@@ -255,7 +195,7 @@ describe('order list', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
     });
-    answer = (path) => (path === 'order/export' ? Promise.resolve({ blob: new Blob(['a,b']), filename: 'orders-2025.csv' }) : new Promise(() => {}));
+    server.answer = (path) => (path === 'order/export' ? Promise.resolve({ blob: new Blob(['a,b']), filename: 'orders-2025.csv' }) : pending());
     await render('/order-management', '/order-management', <Page />, (qc) => qc.setQueryData(key, { total: 0, list: [] }));
     await click($('order-export'));
     await click($('order-export-format-csv'));
@@ -294,7 +234,7 @@ describe('order detail', () => {
   };
 
   it('shows the teeth in Universal numbering when the user prefers it', async () => {
-    await signInAs(3, { teeth: 'universal' });
+    signInAs(3, { teeth: 'universal' });
     await render$(detail());
     expect($('tooth-chart')?.getAttribute('data-system')).toBe('universal');
     expect($('tooth-11')?.textContent).toBe('8');
@@ -308,7 +248,7 @@ describe('order detail', () => {
   });
 
   it('FDI by default; header, timeline, files, attachments and the lab’s actions', async () => {
-    await signInAs(3);
+    signInAs(3);
     await render$(detail());
     expect($('tooth-11')?.textContent).toBe('11');
     expect($('order-status')?.getAttribute('data-status')).toBe('accepted');
@@ -325,13 +265,13 @@ describe('order detail', () => {
     expect($('order-action-accept')).toBeNull();
     expect($('order-action-ship')).toBeNull();
 
-    answer = (path) => (path === 'order/action' ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] }) : new Promise(() => {}));
+    server.answer = (path) => (path === 'order/action' ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] }) : pending());
     await click($('order-action-ready'));
     expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'ready' });
   });
 
   it('no action buttons without order:edit', async () => {
-    await signInAs(3, { permissions: ['order:view'] });
+    signInAs(3, { permissions: ['order:view'] });
     await render$(detail());
     expect(document.querySelector('[data-testid^="order-action-"]')).toBeNull();
   });
@@ -356,7 +296,7 @@ describe('order thread', () => {
   }
 
   it('shows the oldest message first, own messages on the right, and sends a message', async () => {
-    await signInAs(2);
+    signInAs(2);
     await renderThread();
     const shown = [...document.querySelectorAll('[data-testid="thread-message"]')];
     expect(shown.map((m) => m.textContent?.includes('Which shade?'))).toEqual([true, false]);
@@ -365,7 +305,7 @@ describe('order thread', () => {
     expect(shown[0]!.textContent).toContain('Alpha Lab');
     expect($('thread-send')?.hasAttribute('disabled')).toBe(true);
 
-    answer = (path) => (path === 'msg/send' ? Promise.resolve(message(3, true, 'A2 please')) : new Promise(() => {}));
+    server.answer = (path) => (path === 'msg/send' ? Promise.resolve(message(3, true, 'A2 please')) : pending());
     await type($('thread-input'), '  A2 please ');
     await click($('thread-send'));
     expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: 'A2 please', attachmentCodes: [] });
@@ -373,15 +313,10 @@ describe('order thread', () => {
   });
 
   it('uploads attached files first, then sends their codes', async () => {
-    await signInAs(2);
-    const uploads: { url: string; orderCode: FormDataEntryValue | null; files: string[] }[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-      const form = init.body as FormData;
-      uploads.push({ url, orderCode: form.get('orderCode'), files: form.getAll('file').map((f) => (f as File).name) });
-      const att = { code: 'ATT-1', name: 'margin.png', format: 'png', size: 3, organizationName: 'Smile Clinic', mine: true, createdAt: '' };
-      return new Response(JSON.stringify({ code: 200, msg: 'ok', data: { list: [att] } }), { headers: { 'content-type': 'application/json' } });
-    });
-    answer = (path) => (path === 'msg/send' ? Promise.resolve(message(3, true, '')) : new Promise(() => {}));
+    signInAs(2);
+    const att = { code: 'ATT-1', name: 'margin.png', format: 'png', size: 3, organizationName: 'Smile Clinic', mine: true, createdAt: '' };
+    server.answer = (path) =>
+      path === 'order/save_attachments' ? Promise.resolve({ list: [att] }) : path === 'msg/send' ? Promise.resolve(message(3, true, '')) : pending();
     await renderThread();
     const input = $('thread-file-input') as HTMLInputElement;
     await act(async () => {
@@ -392,8 +327,14 @@ describe('order thread', () => {
     expect($('thread-files')?.textContent).toContain('margin.png');
     expect($('thread-files')?.textContent).not.toContain('notes.docx');
     await click($('thread-send'));
-    await flush(20);
-    expect(uploads).toEqual([{ url: '/api/v2/order/save_attachments', orderCode: 'O1', files: ['margin.png'] }]);
+    await flush(1, 20);
+    // One multipart post (order first, then the files; lib/http tests cover the request itself), before the message.
+    const uploads = calls.filter((c) => c.path === 'order/save_attachments').map((c) => c.body as FormData);
+    expect(uploads.map((form) => [...form.keys()])).toEqual([['orderCode', 'file']]);
+    expect(uploads.map((form) => ({ orderCode: form.get('orderCode'), files: form.getAll('file').map((f) => (f as File).name) }))).toEqual([
+      { orderCode: 'O1', files: ['margin.png'] },
+    ]);
+    expect(calls.map((c) => c.path).filter((p) => p === 'order/save_attachments' || p === 'msg/send')).toEqual(['order/save_attachments', 'msg/send']);
     expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: '', attachmentCodes: ['ATT-1'] });
   });
 });
@@ -409,7 +350,7 @@ describe('send to lab', () => {
   }
 
   it('blocks a send with missing required fields and names them, then sends the right body', async () => {
-    await signInAs(2, { teeth: 'universal' });
+    signInAs(2, { teeth: 'universal' });
     await renderDialog();
     await pick('send-lab', 'Alpha Lab');
     await pick('send-order-type', 'orderType.restoration');
@@ -418,7 +359,7 @@ describe('send to lab', () => {
 
     // No tooth yet: the lab's rule for crowns needs at least one.
     await click($('send-submit'));
-    await flush(50);
+    await flush(1, 50);
     expect($('send-missing-Crown')?.textContent).toBe('Crown: missing.teeth');
     expect(calls.some((c) => c.path === 'order/create')).toBe(false);
 
@@ -428,7 +369,7 @@ describe('send to lab', () => {
     expect($('tooth-11')?.textContent).toBe('8');
     await type($('tooth-11-shade'), 'A2');
     await click($('send-submit'));
-    await flush(50);
+    await flush(1, 50);
     expect($('send-missing-Crown')?.textContent).toBe('Crown: tooth.shade, tooth.material');
     expect(calls.some((c) => c.path === 'order/create')).toBe(false);
 
@@ -437,9 +378,9 @@ describe('send to lab', () => {
     await click($('tooth-11-copy'));
     await click($('tooth-21-inlayCore'));
     await type($('send-memo'), ' Check the bite ');
-    answer = (path) => (path === 'order/create' ? Promise.resolve({ list: [] }) : new Promise(() => {}));
+    server.answer = (path) => (path === 'order/create' ? Promise.resolve({ list: [] }) : pending());
     await click($('send-submit'));
-    await flush(50);
+    await flush(1, 50);
     expect($('send-missing')).toBeNull();
     expect(lastCall('order/create')).toEqual({
       caseCodes: ['C1', 'C2'],
@@ -456,14 +397,14 @@ describe('send to lab', () => {
   });
 
   it('waits for the lab’s rules, then shows the server’s refusal', async () => {
-    await signInAs(2);
+    signInAs(2);
     let rulesArrive: (v: unknown) => void = () => {};
-    answer = (path) => {
+    server.answer = (path) => {
       if (path === 'order/requiredFields') return new Promise((resolve) => (rulesArrive = resolve));
       if (path === 'order/create') {
         return Promise.reject(Object.assign(new Error('x'), { code: 2038, msg: 'The scanner that made “Crown 16” may send its cases only to the laboratories designated for it.' }));
       }
-      return new Promise(() => {});
+      return pending();
     };
     await renderDialog();
     await pick('send-lab', 'Beta Lab');
@@ -473,10 +414,10 @@ describe('send to lab', () => {
     expect(lastCall('order/requiredFields')).toEqual({ partnerCode: 'P-BETA' });
     expect($('send-submit')?.hasAttribute('disabled')).toBe(true);
     await act(async () => rulesArrive({ labName: 'Beta Lab', rules: [] }));
-    await flush(20);
+    await flush(1, 20);
     expect($('send-submit')?.hasAttribute('disabled')).toBe(false);
     await click($('send-submit'));
-    await flush(50);
+    await flush(1, 50);
     expect(lastCall('order/create')).toMatchObject({ partnerCode: 'P-BETA', orderType: 'other', teeth: [], sharePatientName: true });
     expect($('send-error')?.textContent).toContain('designated for it');
   });
@@ -485,15 +426,15 @@ describe('send to lab', () => {
 describe('send-to-lab button on the case pages', () => {
   it('only for clinic users allowed to edit orders', async () => {
     const { SendToLabButton } = await import('../components/SendToLabButton');
-    await signInAs(2);
+    signInAs(2);
     await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
     expect($('send-to-lab')).not.toBeNull();
-    act(() => root?.unmount());
-    await signInAs(2, { permissions: ['order:view'] });
+    unmount();
+    signInAs(2, { permissions: ['order:view'] });
     await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
     expect($('send-to-lab')).toBeNull();
-    act(() => root?.unmount());
-    await signInAs(3);
+    unmount();
+    signInAs(3);
     await render('/', '/', <SendToLabButton caseCodes={['C1']} />);
     expect($('send-to-lab')).toBeNull();
   });
@@ -501,9 +442,9 @@ describe('send-to-lab button on the case pages', () => {
 
 describe('required fields editor', () => {
   it('edits the lab’s own rules and saves them', async () => {
-    await signInAs(3);
+    signInAs(3);
     const { default: Editor } = await import('../components/RequiredFieldsEditor');
-    answer = (path) => (path === 'order/saveRequiredFields' ? Promise.resolve(null) : new Promise(() => {}));
+    server.answer = (path) => (path === 'order/saveRequiredFields' ? Promise.resolve(null) : pending());
     await render('/', '/', <Editor />, (qc) => qc.setQueryData(['orders', 'requiredFields', ''], { labName: 'Alpha Lab', rules: [{ workType: 'Crown', fields: ['shade'] }] }));
     const box = (w: string, f: string) => $(`required-${w}-${f}`) as HTMLInputElement;
     expect(box('Crown', 'shade').checked).toBe(true);

@@ -1,28 +1,18 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { AppConfig, UserInfo } from '@portal/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import type { AppConfig } from '@portal/contracts';
 import type { Partner, PartnerDetail } from '../api/types';
 import '../../../test/dom-shims';
+import { mockServer, pending } from '../../../test/http-mock';
+import { cleanup, renderScreen, unmount } from '../../../test/render';
+import { $, click, flush, type } from '../../../test/dom';
+import { signInAs } from '../../../test/session';
 
 // The server: each test decides what a path answers; unanswered calls stay pending.
-const calls: { path: string; body: unknown }[] = [];
-let answer: (path: string, body: unknown) => Promise<unknown> = () => new Promise(() => {});
-vi.mock('../../../lib/http', () => ({
-  http: {
-    post: (path: string, body: unknown) => {
-      calls.push({ path, body });
-      return answer(path, body);
-    },
-    get: () => new Promise(() => {}),
-  },
-  ApiError: class extends Error {},
-  errorText: () => null,
-}));
-
+vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
+const server = mockServer();
+const { calls } = server;
 
 const org = (name: string, code: string | null = `org-${name}`) => ({ code, name, type: 3, city: 'Lyon', country: 'FR' });
 const partner = (p: Partial<Partner> & { partnerCode: string }): Partner => ({
@@ -35,64 +25,23 @@ const partner = (p: Partial<Partner> & { partnerCode: string }): Partner => ({
   ...p,
 });
 
-async function signInAs(orgType: number) {
-  const { setProfile } = await import('../../../lib/session');
-  setProfile({ userCode: 'u1', organization: { code: 'me', name: 'Me', type: orgType, region: 'eu', status: 1 } } as unknown as UserInfo, [], []);
-}
-
-let root: Root | null = null;
-let host: HTMLDivElement | null = null;
-beforeEach(() => {
-  calls.length = 0;
-  answer = () => new Promise(() => {});
-});
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-  document.body.innerHTML = '';
+  cleanup();
   localStorage.clear();
 });
 
-async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed: (qc: QueryClient) => void = () => {}) {
-  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  seed(qc);
+async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed?: (qc: QueryClient) => void) {
   const { default: Page } = await load();
-  const router = createMemoryRouter([{ path: routePath, element: <Page /> }, { path: '*', element: <div data-testid="elsewhere" /> }], { initialEntries: [path] });
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <QueryClientProvider client={qc}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  });
+  const { host, router } = await renderScreen(path, routePath, <Page />, { fresh: true, seed });
   return { el: host, router };
 }
 
-const $ = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const flush = () => act(async () => void (await new Promise((r) => setTimeout(r, 0))));
-async function click(node: Element | null) {
-  expect(node).not.toBeNull();
-  await act(async () => (node as HTMLElement).click());
-  await flush();
-}
-async function type(node: Element | null, value: string) {
-  const input = node as HTMLInputElement | HTMLTextAreaElement;
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!;
-  await act(async () => {
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
 const listKey = (tab: string) => ['partners', 'list', { tab, pageNum: 1, pageSize: 20 }];
 const load = () => import('./PartnerListPage');
 
 describe('partner list', () => {
   it('clinic, My Partner: rows, tabs, add and invite buttons, terminate on an accepted row', async () => {
-    await signInAs(2);
+    signInAs(2);
     await render('/partner-management', '/partner-management', load, (qc) =>
       qc.setQueryData(listKey('mine'), { total: 1, list: [partner({ partnerCode: 'P1' })] }),
     );
@@ -107,7 +56,7 @@ describe('partner list', () => {
   });
 
   it('To be Confirmed: the responder accepts or rejects (reason required), the initiator cancels', async () => {
-    await signInAs(3);
+    signInAs(3);
     const rows = [
       partner({ partnerCode: 'IN', status: 0, initiatedByMe: false, organization: { ...org('Smile Clinic'), type: 2 } }),
       partner({ partnerCode: 'OUT', status: 0, initiatedByMe: true }),
@@ -122,19 +71,19 @@ describe('partner list', () => {
     expect($('partner-add')?.textContent).toBe('add.clinic');
     expect($('partner-invite')).toBeNull();
 
-    answer = (path) => (path === 'partner/reject' ? Promise.resolve(rows[0]) : new Promise(() => {}));
+    server.answer = (path) => (path === 'partner/reject' ? Promise.resolve(rows[0]) : pending());
     await click(inRow.querySelector('[data-testid="partner-reject"]'));
     await click($('partner-reject-confirm'));
-    await act(async () => void (await new Promise((r) => setTimeout(r, 50))));
+    await flush(1, 50);
     expect(calls.some((c) => c.path === 'partner/reject')).toBe(false);
     await type($('partner-reject-reason'), 'Not our field');
     await click($('partner-reject-confirm'));
-    await act(async () => void (await new Promise((r) => setTimeout(r, 50))));
+    await flush(1, 50);
     expect(calls.find((c) => c.path === 'partner/reject')?.body).toEqual({ partnerCode: 'IN', reason: 'Not our field' });
   });
 
   it('History: apply again uses the other organization', async () => {
-    await signInAs(2);
+    signInAs(2);
     await render('/partner-management?tab=history', '/partner-management', load, (qc) =>
       qc.setQueryData(listKey('history'), { total: 1, list: [partner({ partnerCode: 'H1', status: 4 })] }),
     );
@@ -143,20 +92,20 @@ describe('partner list', () => {
   });
 
   it('dealers and a 2031 answer see the no-access content', async () => {
-    await signInAs(4);
+    signInAs(4);
     await render('/partner-management', '/partner-management', load);
     expect($('partner-no-access')).not.toBeNull();
     expect(calls).toHaveLength(0);
-    act(() => root?.unmount());
-    await signInAs(2);
-    answer = () => Promise.reject(Object.assign(new Error('no'), { code: 2031, msg: 'no' }));
+    unmount();
+    signInAs(2);
+    server.answer = () => Promise.reject(Object.assign(new Error('no'), { code: 2031, msg: 'no' }));
     await render('/partner-management', '/partner-management', load);
     await flush();
     expect($('partner-no-access')).not.toBeNull();
   });
 
   it('detail drawer with the timeline', async () => {
-    await signInAs(2);
+    signInAs(2);
     const detail: PartnerDetail = {
       ...partner({ partnerCode: 'P1' }),
       events: [
@@ -176,9 +125,9 @@ describe('partner list', () => {
   });
 
   it('add dialog: invitation code, then apply', async () => {
-    await signInAs(2);
+    signInAs(2);
     const target = { organizationCode: 'LAB9', name: 'Nine Lab', type: 3, city: null, country: 'DE' };
-    answer = (path) => (path === 'user/partner/checkInvitationCode' ? Promise.resolve(target) : path === 'partner/apply' ? Promise.resolve({}) : new Promise(() => {}));
+    server.answer = (path) => (path === 'user/partner/checkInvitationCode' ? Promise.resolve(target) : path === 'partner/apply' ? Promise.resolve({}) : pending());
     await render('/partner-management', '/partner-management', load, (qc) => qc.setQueryData(listKey('mine'), { total: 0, list: [] }));
     await click($('partner-add'));
     await type($('partner-add-code'), 'ABC123');
@@ -204,7 +153,7 @@ describe('invitation from email', () => {
   it('confirms with the stored token and shows the clinic', async () => {
     const { rememberInvitation, storedInvitation } = await import('../lib/invitation');
     rememberInvitation('tok-1');
-    answer = () => Promise.resolve({ ...partner({ partnerCode: 'P9', organization: { ...org('Smile Clinic'), type: 2 } }), events: [] });
+    server.answer = () => Promise.resolve({ ...partner({ partnerCode: 'P9', organization: { ...org('Smile Clinic'), type: 2 } }), events: [] });
     await render('/partner-list-from-email', '/partner-list-from-email', page);
     await click($('partner-confirm-invitation'));
     expect(calls[0]).toEqual({ path: 'partner/confirmInvitation', body: { token: 'tok-1' } });
@@ -213,13 +162,13 @@ describe('invitation from email', () => {
   });
 
   it('expired (2034) and invalid (2021) links', async () => {
-    answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2034, msg: 'x' }));
+    server.answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2034, msg: 'x' }));
     await render('/partner-list-from-email?token=old', '/partner-list-from-email', page);
     await click($('partner-confirm-invitation'));
     expect(calls[0]?.body).toEqual({ token: 'old' });
     expect($('partner-invitation-expired')).not.toBeNull();
-    act(() => root?.unmount());
-    answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2021, msg: 'x' }));
+    unmount();
+    server.answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2021, msg: 'x' }));
     await render('/partner-list-from-email?invitation=bad', '/partner-list-from-email', page);
     await click($('partner-confirm-invitation'));
     expect($('partner-invitation-invalid')).not.toBeNull();
