@@ -53,11 +53,11 @@ export const invitationPath = (token: string) => `${INVITATION_PATH}?token=${enc
 /**
  * For the post-sign-in redirect (app/RedirectPage.tsx): the confirmation screen when an invitation is
  * waiting, else null. Only laboratories (organization type 3) can confirm; anyone else keeps it for later.
- * Taken once: the token then lives in the confirmation screen's address, so `/` does not loop back to it.
+ * Reading does not consume it (a render may run twice); the confirmation screen forgets the stored token
+ * once the token is in its address, so `/` does not loop back to it.
  */
 export function pendingInvitationRedirect(orgType: number | undefined): string | null {
   const token = storedInvitation();
   if (!token || orgType !== OrgType.Lab) return null;
-  forgetInvitation();
   return invitationPath(token);
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Result } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
@@ -21,6 +21,10 @@ export default function PartnerInvitationPage() {
   const { t } = useTranslation('partners');
   const { search } = useLocation();
   const [token] = useState(() => tokenFromSearch(search) ?? storedInvitation());
+  // The token now lives in this screen's address: `/` must not send the user back here again.
+  useEffect(() => {
+    if (tokenFromSearch(search)) forgetInvitation();
+  }, [search]);
   const confirm = useMutation({
     mutationFn: (tk: string) => confirmInvitation(tk),
     onSuccess: () => forgetInvitation(),

@@ -161,6 +161,16 @@ describe('invitation from email', () => {
     expect(storedInvitation()).toBeNull();
   });
 
+  it('forgets the stored token once it is in the address, so / does not send the user back', async () => {
+    const { rememberInvitation, storedInvitation, pendingInvitationRedirect } = await import('../lib/invitation');
+    rememberInvitation('tok-2');
+    expect(pendingInvitationRedirect(3)).toBe('/partner-list-from-email?token=tok-2');
+    await render('/partner-list-from-email?token=tok-2', '/partner-list-from-email', page);
+    expect($('partner-confirm-invitation')).not.toBeNull();
+    expect(storedInvitation()).toBeNull();
+    expect(pendingInvitationRedirect(3)).toBeNull();
+  });
+
   it('expired (2034) and invalid (2021) links', async () => {
     server.answer = () => Promise.reject(Object.assign(new Error('x'), { code: 2034, msg: 'x' }));
     await render('/partner-list-from-email?token=old', '/partner-list-from-email', page);
