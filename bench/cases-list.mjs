@@ -49,22 +49,20 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   const search = { pageNum: 1, pageSize: 20, keyword: 'anna' };
   await load(() => post('case/list', defaultList)); // warm-up
 
-  // The baseline: the list's own statement (casesRepository.list: page and total together), straight to
-  // PostgreSQL over a pool of the same size. Copied: keep it in step with the server.
+  // The baseline: the list's own two statements, straight to PostgreSQL over a pool of the same size.
   const pool = new pg.Pool({ connectionString: url.toString(), max: 20 });
-  const where = `c.organization_id = $1 AND c.deleted_at IS NULL AND COALESCE(c.scan_date, c.created_at) >= $2::date`;
-  const order = 'COALESCE(c.scan_date, c.created_at) DESC, c.id DESC';
-  const listSql = `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM cases c WHERE ${where}) t LEFT JOIN LATERAL (
-       SELECT c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
-              c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
-              c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size
-         FROM (SELECT * FROM cases c WHERE ${where} ORDER BY ${order} LIMIT $3 OFFSET $4) c
-         LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id ORDER BY ${order}) p ON true`;
-  const sqlOnly = await load(() => pool.query({ name: 'bl', text: listSql, values: [clinic, from, 20, 0] }));
+  const listSql = `SELECT c.id, c.code, c.name, c.patient_name, c.scan_date FROM cases c
+     WHERE c.organization_id = $1 AND c.deleted_at IS NULL AND COALESCE(c.scan_date, c.created_at) >= $2::date
+     ORDER BY COALESCE(c.scan_date, c.created_at) DESC, c.id DESC LIMIT 20`;
+  const countSql = `SELECT count(*) FROM cases c WHERE c.organization_id = $1 AND c.deleted_at IS NULL AND COALESCE(c.scan_date, c.created_at) >= $2::date`;
+  const sqlOnly = await load(async () => {
+    await pool.query({ name: 'bl', text: listSql, values: [clinic, from] });
+    await pool.query({ name: 'bc', text: countSql, values: [clinic, from] });
+  });
   const apiList = await load(() => post('case/list', defaultList));
   const apiSearch = await load(() => post('case/list', search));
   const plan = async (sql, params) => (await db.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join(' | ');
-  const listPlan = await plan(listSql, [clinic, from, 20, 0]);
+  const listPlan = await plan(listSql, [clinic, from]);
   const searchPlan = await plan(
     `SELECT c.id FROM cases c WHERE c.organization_id = $1 AND c.deleted_at IS NULL
         AND ((lower(c.patient_name) COLLATE "C" >= $2 AND lower(c.patient_name) COLLATE "C" < $3) OR (lower(c.patient_id) COLLATE "C" >= $2 AND lower(c.patient_id) COLLATE "C" < $3))

@@ -30,10 +30,10 @@ const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
   name: 'lower(c.name)',
 };
 
-const COLUMNS = `c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
+const SELECT = `SELECT c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
        c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
-       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size`;
-const SELECT = `SELECT ${COLUMNS} FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
+       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size
+  FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
 
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */
 export const casesRepository = {
@@ -61,17 +61,15 @@ export const casesRepository = {
     const order = q.deleted ? 'c.deleted_at DESC' : `${SORT_COLUMNS[q.sortField]} ${q.sortOrder === 'asc' ? 'ASC' : 'DESC'}`;
     const whereSql = where.join(' AND ');
     const pageParams = [...params, q.pageSize, (q.pageNum - 1) * q.pageSize];
-    const dir = q.sortOrder === 'asc' && !q.deleted ? 'ASC' : 'DESC';
-    // One statement for the page and the total: one round trip and one pooled connection. The page is cut
-    // on the list index first; only its rows are joined to dentists and devices.
-    const rows = await db.query<CaseRow & { total: number; id: number | null }>(
-      `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}) t LEFT JOIN LATERAL (
-         SELECT ${COLUMNS} FROM (SELECT * FROM cases c WHERE ${whereSql} ORDER BY ${order}, c.id ${dir} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}) c
-           LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id
-          ORDER BY ${order}, c.id ${dir}) p ON true`,
-      pageParams,
-    );
-    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+    // The page and the total are independent: asked for together.
+    const [[counted], rows] = await Promise.all([
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params),
+      db.query<CaseRow>(
+        `${SELECT} WHERE ${whereSql} ORDER BY ${order}, c.id ${q.sortOrder === 'asc' && !q.deleted ? 'ASC' : 'DESC'} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
+        pageParams,
+      ),
+    ]);
+    return { total: counted!.total, rows };
   },
 
   async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {
