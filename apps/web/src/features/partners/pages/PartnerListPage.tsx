@@ -95,35 +95,35 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
   };
 
   const actionButton = (p: Partner, a: RowAction) => {
-    const common = { size: 'small' as const, key: a, 'data-testid': `partner-${a}`, loading: busy(p, a), disabled: act.isPending && !busy(p, a) };
+    const common = { size: 'small' as const, 'data-testid': `partner-${a}`, loading: busy(p, a), disabled: act.isPending && !busy(p, a) };
     switch (a) {
       case 'accept':
         return (
-          <Button {...common} type="primary" onClick={() => act.mutate({ action: 'accept', partner: p })}>
+          <Button key={a} {...common} type="primary" onClick={() => act.mutate({ action: 'accept', partner: p })}>
             {t('action.accept')}
           </Button>
         );
       case 'reject':
         return (
-          <Button {...common} danger onClick={() => setRejecting(p)}>
+          <Button key={a} {...common} danger onClick={() => setRejecting(p)}>
             {t('action.reject')}
           </Button>
         );
       case 'cancel':
         return (
-          <Button {...common} onClick={() => act.mutate({ action: 'cancel', partner: p })}>
+          <Button key={a} {...common} onClick={() => act.mutate({ action: 'cancel', partner: p })}>
             {t('action.cancel')}
           </Button>
         );
       case 'terminate':
         return (
-          <Button {...common} danger onClick={() => setTerminating(p)}>
+          <Button key={a} {...common} danger onClick={() => setTerminating(p)}>
             {t('action.terminate')}
           </Button>
         );
       case 'reapply':
         return (
-          <Button {...common} onClick={() => act.mutate({ action: 'reapply', partner: p })}>
+          <Button key={a} {...common} onClick={() => act.mutate({ action: 'reapply', partner: p })}>
             {t('action.reapply')}
           </Button>
         );
