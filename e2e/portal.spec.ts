@@ -36,13 +36,13 @@ describe('a clinic', () => {
     await page.getByTestId('lang-switch').selectOption('de');
     await page.getByTestId('theme-switch').click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    await page.waitForFunction((en) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).innerText !== en, english);
+    await page.waitForFunction((en) => ((document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement | null)?.innerText ?? en) !== en, english);
     const german = await page.getByTestId('layout-sidebar').innerText();
     await page.reload();
     await page.getByTestId('layout-sidebar').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.getByTestId('lang-switch').inputValue()).toBe('de');
-    await page.waitForFunction((de) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).innerText === de, german);
+    await page.waitForFunction((de) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement | null)?.innerText === de, german);
 
     // The access token expires: the next calls refresh it without the user noticing.
     const before = await page.evaluate(() => localStorage.getItem('portal.accessToken'));
