@@ -58,7 +58,11 @@ export class OrderNotifier {
       [orderIds, actorOrgId],
     );
     const byUser = new Map<number, typeof rows>();
-    for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+    for (const r of rows) {
+      const list = byUser.get(r.user_id);
+      if (list) list.push(r);
+      else byUser.set(r.user_id, [r]);
+    }
     for (const orders of byUser.values()) {
       const first = orders[0]!;
       const lang = first.language;

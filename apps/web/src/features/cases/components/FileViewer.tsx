@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Spin } from 'antd';
+import { Alert, Modal, Spin } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { downloadGrant } from '../api/downloadGrant';
@@ -81,4 +81,13 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
   const grant = grants[0]?.data;
   if (!grant) return <InvalidLink />;
   return <SingleMedia file={file} url={grant.url} />;
+}
+
+/** The viewer in a dialog: one file under its name, several models together. */
+export function FileViewerModal({ files, onClose, allModelsTitle, testId }: { files: CaseFile[] | null; onClose: () => void; allModelsTitle: string; testId: string }) {
+  return (
+    <Modal open={files !== null} title={files?.length === 1 ? files[0]!.name : allModelsTitle} footer={null} width="min(1100px, 95vw)" onCancel={onClose} destroyOnHidden>
+      <div data-testid={testId}>{files ? <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} /> : null}</div>
+    </Modal>
+  );
 }

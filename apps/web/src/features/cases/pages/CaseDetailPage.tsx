@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Empty, List, Modal, Popconfirm, Result, Space, Spin, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Empty, List, Popconfirm, Result, Space, Spin, Tag, Typography } from 'antd';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
@@ -21,7 +21,7 @@ import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { CaseUploader } from '../components/CaseUploader';
 import { ExportDialog } from '../components/ExportDialog';
-import { FileViewer, isViewable } from '../components/FileViewer';
+import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
@@ -223,16 +223,7 @@ export default function CaseDetailPage() {
         })}
       </Card>
 
-      <Modal
-        open={viewing !== null}
-        title={viewing?.length === 1 ? viewing[0]!.name : t('file.viewAllModels')}
-        footer={null}
-        width="min(1100px, 95vw)"
-        onCancel={() => setViewing(null)}
-        destroyOnHidden
-      >
-        <div data-testid="file-viewer">{viewing ? <FileViewer key={viewing.map((f) => f.fileCode).join(',')} files={viewing} /> : null}</div>
-      </Modal>
+      <FileViewerModal files={viewing} onClose={() => setViewing(null)} allModelsTitle={t('file.viewAllModels')} testId="file-viewer" />
       <CaseFormModal
         open={editing}
         initial={c}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Empty, Modal, Space, Tag, Typography } from 'antd';
+import { Button, Empty, Space, Tag, Typography } from 'antd';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { FILE_KINDS, formatSize } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { downloadGrant } from '../../cases/api/downloadGrant';
-import { FileViewer, isViewable } from '../../cases/components/FileViewer';
+import { FileViewerModal, isViewable } from '../../cases/components/FileViewer';
 import type { CaseFile } from '../api/types';
 import { downloadUrl } from '../lib/download';
 import { PlainList } from './PlainList';
@@ -78,16 +78,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
           </div>
         );
       })}
-      <Modal
-        open={viewing !== null}
-        title={viewing?.length === 1 ? viewing[0]!.name : tc('file.viewAllModels')}
-        footer={null}
-        width="min(1100px, 95vw)"
-        onCancel={() => setViewing(null)}
-        destroyOnHidden
-      >
-        <div data-testid="order-file-viewer">{viewing ? <FileViewer key={viewing.map((f) => f.fileCode).join(',')} files={viewing} /> : null}</div>
-      </Modal>
+      <FileViewerModal files={viewing} onClose={() => setViewing(null)} allModelsTitle={tc('file.viewAllModels')} testId="order-file-viewer" />
     </div>
   );
 }
