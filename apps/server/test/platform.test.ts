@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDbKind } from './db-url.js';
 import { createHarness, type Harness } from './harness.js';
 import { generateOpenApi, OPENAPI_FILE } from '../src/openapi.js';
 
@@ -15,6 +16,14 @@ describe('platform', () => {
     expect(res.status).toBe(200);
     expect(res.code).toBe(200);
     expect(res.data).toMatchObject({ status: 'ok', database: 'ok' });
+  });
+
+  it.runIf(testDbKind() === 'postgres')('plans prepared statements once on every pooled PostgreSQL connection', async () => {
+    // Five at once: the pool holds up to five connections here, each opened with the session setting.
+    const settings = await Promise.all(
+      Array.from({ length: 5 }, () => h.db.transaction((tx) => tx.query<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode, pg_sleep(0.05)`))),
+    );
+    expect(settings.map(([row]) => row!.mode)).toEqual(Array(5).fill('force_generic_plan'));
   });
 
   it('serves the application config without trailing slashes', async () => {

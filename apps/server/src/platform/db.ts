@@ -55,7 +55,18 @@ function prepared(sql: string, values: unknown[]): pg.QueryConfig {
 }
 
 export function postgresDb(connectionString: string, max = 20): Db {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // Plan each prepared statement once per connection. Left to choose, PostgreSQL re-plans the list queries on
+    // every call: their generic plan looks costlier (a date range or LIMIT of unknown width), yet it is the same
+    // index scan, and planning a three-table join cost more than running it (case list: 0.32 → 0.15 ms of
+    // database CPU). Every statement here is scoped by organization on an index that leads with it, so one plan
+    // fits all values. The pool awaits this before handing the connection out.
+    onConnect: async (client) => {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+    },
+  });
   // An idle connection the server ends (restart, failover, an administrator) must not crash the process:
   // the pool drops it and opens another; a query in flight reports its own error.
   pool.on('error', () => undefined);
