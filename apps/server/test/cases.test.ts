@@ -60,6 +60,22 @@ describe('cases', () => {
       expect((await h2.call('case/list', { token: t, body: { keyword: 'anna' } })).data.total).toBe(3);
       expect((await h2.call('case/list', { token: t, body: { keyword: 'id-4' } })).data.list[0].name).toBe('Case 4');
       expect((await h2.call('case/list', { token: t, body: { keyword: '%' } })).data.total).toBe(0);
+      // Search pages, sorts and combines with the filters like the plain list.
+      const names = (res: { data: { list: { name: string }[] } }) => res.data.list.map((c) => c.name);
+      const anna2 = await h2.call('case/list', { token: t, body: { keyword: 'Anna', pageNum: 2, pageSize: 2 } });
+      expect([anna2.data.total, names(anna2)]).toEqual([3, ['Case 1']]);
+      const anna3 = await h2.call('case/list', { token: t, body: { keyword: 'anna', pageNum: 3, pageSize: 2 } });
+      expect([anna3.data.total, names(anna3)]).toEqual([3, []]);
+      const byPatient = await h2.call('case/list', { token: t, body: { keyword: 'anna', sortField: 'patientName', sortOrder: 'asc' } });
+      expect(byPatient.data.list.map((c: { patientName: string }) => c.patientName)).toEqual(['Anna 1', 'Anna 3', 'Anna 5']);
+      const veneer = await h2.call('case/list', { token: t, body: { keyword: 'anna', treatment: 'Veneer' } });
+      expect([veneer.data.total, names(veneer)]).toEqual([1, ['Case 1']]);
+      expect((await h2.call('case/list', { token: t, body: { keyword: 'id' } })).data.total).toBe(7);
+      // A case whose name and ID both match is one hit.
+      await h2.call('case/create', { token: t, body: { name: 'Case 7', patientName: 'Idris 7', patientId: 'ID-7', scanDate: '2026-11-08T10:00:00Z', treatments: ['Crown'] } });
+      const both = await h2.call('case/list', { token: t, body: { keyword: 'id', pageSize: 2 } });
+      expect([both.data.total, names(both)]).toEqual([8, ['Case 7', 'Case 6']]);
+      await h2.call('case/delete', { token: t, body: { caseCodes: [both.data.list[0].caseCode] } });
       expect((await h2.call('case/list', { token: t, body: { treatment: 'Veneer' } })).data.total).toBe(3);
       expect((await h2.call('case/list', { token: t, body: { dentistId: dentist } })).data.list[0].dentist.name).toBe('Dr. Weiss');
       expect((await h2.call('case/list', { token: t, body: { dateFrom: '2026-11-03', dateTo: '2026-11-04' } })).data.total).toBe(2);

@@ -30,10 +30,11 @@ const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
   name: 'lower(c.name)',
 };
 
-const SELECT = `SELECT c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
+const COLUMNS = `c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
        c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
-       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size
-  FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
+       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size`;
+const JOINS = `LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
+const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */
 export const casesRepository = {
@@ -49,25 +50,40 @@ export const casesRepository = {
     if (q.status) add('c.status = ?', q.status);
     if (q.treatment) add('? = ANY (c.treatments)', q.treatment);
     if (q.dentistId) add('c.dentist_id = ?', q.dentistId);
+    const sortKey = q.deleted ? 'c.deleted_at' : SORT_COLUMNS[q.sortField];
+    const dir = q.sortOrder === 'asc' && !q.deleted ? 'ASC' : 'DESC';
+    const whereSql = where.join(' AND ');
+    const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    const paging = [q.pageSize, (q.pageNum - 1) * q.pageSize];
+
     if (q.keyword) {
-      // A prefix as a byte-order range: [keyword, keyword + the highest code point).
+      // A prefix of the patient's name or ID, each as a byte-order range [keyword, keyword + the highest code point)
+      // on its own index. The hits are gathered once, from the indexes alone, then counted and cut to the page; only
+      // the page's rows are read from the table.
       const from = q.keyword.toLowerCase();
       params.push(from, `${from}\u{10FFFF}`);
-      const [a, b] = [params.length - 1, params.length];
-      where.push(
-        `((lower(c.patient_name) COLLATE "C" >= $${a} AND lower(c.patient_name) COLLATE "C" < $${b}) OR (lower(c.patient_id) COLLATE "C" >= $${a} AND lower(c.patient_id) COLLATE "C" < $${b}))`,
+      const [a, b] = [`$${params.length - 1}`, `$${params.length}`];
+      const prefix = (column: string) => `lower(${column}) COLLATE "C" >= ${a} AND lower(${column}) COLLATE "C" < ${b}`;
+      const pageLimit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+      const rows = await db.query<CaseRow & { total: number; id: number | null }>(
+        `WITH hits AS MATERIALIZED (
+            SELECT c.id, ${sortKey} AS sort_key FROM cases c WHERE ${whereSql} AND ${prefix('c.patient_name')}
+            UNION
+            SELECT c.id, ${sortKey} FROM cases c WHERE ${whereSql} AND ${prefix('c.patient_id')})
+         SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM hits) t LEFT JOIN LATERAL (
+           SELECT ${COLUMNS} FROM (SELECT id, sort_key FROM hits ORDER BY sort_key ${dir}, id ${dir} ${pageLimit}) h
+             JOIN cases c ON c.id = h.id ${JOINS}
+            ORDER BY h.sort_key ${dir}, h.id ${dir}) p ON true`,
+        [...params, ...paging],
       );
+      return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
     }
-    const order = q.deleted ? 'c.deleted_at DESC' : `${SORT_COLUMNS[q.sortField]} ${q.sortOrder === 'asc' ? 'ASC' : 'DESC'}`;
-    const whereSql = where.join(' AND ');
-    const pageParams = [...params, q.pageSize, (q.pageNum - 1) * q.pageSize];
-    // The page and the total are independent: asked for together.
+
+    // The page and the total are independent: asked for together. The list index gives the default order, so the
+    // joins stop after the page's rows; the total is an index-only count.
     const [[counted], rows] = await Promise.all([
       db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params),
-      db.query<CaseRow>(
-        `${SELECT} WHERE ${whereSql} ORDER BY ${order}, c.id ${q.sortOrder === 'asc' && !q.deleted ? 'ASC' : 'DESC'} LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
-        pageParams,
-      ),
+      db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${sortKey} ${dir}, c.id ${dir} ${limit}`, [...params, ...paging]),
     ]);
     return { total: counted!.total, rows };
   },

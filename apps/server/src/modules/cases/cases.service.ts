@@ -8,7 +8,7 @@ import { newCode } from '../../platform/crypto.js';
 import { casesRepository, type CaseRow } from './cases.repository.js';
 import { filesRepository, type FileRow } from '../files/files.repository.js';
 
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
 export function toSummary(r: CaseRow): CaseSummary {
   return {
