@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { BENCH_SECONDS, cpuAccount, fmtLoad, keepAlivePoster, load, planIndexes } from './portal-lib.mjs';
+import { BENCH_SECONDS, SERVER_SESSION, fmtMeasured, keepAlivePoster, load, measuredLoad, planIndexes, preparedPlan } from './portal-lib.mjs';
 
 const DB_NAME = 'portal_bench_order_list';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
@@ -129,25 +129,13 @@ async function seed(db, connectionString) {
     const tv = performance.now();
     await Promise.all([db.query('VACUUM ANALYZE cases'), other.query('VACUUM ANALYZE orders')]);
     await db.query('VACUUM ANALYZE organizations, users, partnerships');
+    // Write the loaded pages out now, not during the measurements.
+    await db.query('CHECKPOINT');
     const vacuumSeconds = (performance.now() - tv) / 1000;
     return { clinics, labs, steps: `cases ${casesSeconds.toFixed(0)} s ∥ orders ${ordersSeconds.toFixed(0)} s, ${indexes.length} indexes ${indexSeconds.toFixed(0)} s, vacuum ${vacuumSeconds.toFixed(0)} s` };
   } finally {
     await other.end().catch(() => undefined);
   }
-}
-
-/**
- * The plan the server gets: its statements are named prepared statements, so after five runs PostgreSQL may
- * switch to a generic plan. Run six times, then EXPLAIN (ANALYZE, BUFFERS) the seventh.
- */
-async function preparedPlan(db, name, sql, params) {
-  await db.query(`DEALLOCATE ALL`);
-  await db.query(`PREPARE ${name} AS ${sql}`);
-  const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${p}'`)).join(', ');
-  for (let i = 0; i < 6; i++) await db.query(`EXECUTE ${name}(${args})`);
-  const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}(${args})`)).rows.map((r) => r['QUERY PLAN']);
-  const [{ generic_plans: generic }] = (await db.query(`SELECT generic_plans FROM pg_prepared_statements WHERE name = $1`, [name])).rows;
-  return { lines, generic: Number(generic) > 0, text: lines.join('\n') };
 }
 
 /** The plan nodes that name an index (and scans of whole tables), each with its detail lines, and the planning and execution times. */
@@ -207,7 +195,7 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     const dateTo = day(0);
     const body = { pageNum: 1, pageSize: 20, dateFrom, dateTo, sortOrder: 'desc' };
     const params = (orgId) => [orgId, dateFrom, dateTo, 20, 0];
-    pool = new pg.Pool({ connectionString: url.toString(), max: CONCURRENCY, idleTimeoutMillis: 0 });
+    pool = new pg.Pool({ connectionString: url.toString(), max: CONCURRENCY, idleTimeoutMillis: 0, onConnect: (client) => client.query(SERVER_SESSION) });
     const direct = (side, orgId) => pool.query({ name: `${side}-list`, text: listSql(side), values: params(orgId) });
 
     // The API answers what the SQL answers.
@@ -219,17 +207,8 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
       }
     }
 
-    // Each measurement also tells the CPU time per request of the load generator, the server and PostgreSQL,
-    // and how much CPU the rest of the machine took meanwhile: they all share its cores.
-    const backends = async () => (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [DB_NAME])).rows.map((r) => r.pid);
-    const measure = async (fn) => {
-      const cpu = cpuAccount({ bench: [process.pid], server: [child.pid], postgres: await backends() });
-      const r = await load(fn, { concurrency: CONCURRENCY });
-      const { ms, others, cores } = cpu.stop();
-      return { ...r, cpu: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / r.count])), others, cores };
-    };
-    const fmtCpu = (r) => `CPU/request: ${Object.entries(r.cpu).filter(([, v]) => v > 0.005).map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(', ')}`;
-    const fmt = (r) => `${fmtLoad(r)}; ${fmtCpu(r)}; other processes ${r.others.toFixed(1)} of ${r.cores} CPUs`;
+    const measure = (fn) => measuredLoad({ db, dbName: DB_NAME, serverPid: child.pid }, fn, { concurrency: CONCURRENCY });
+    const fmt = fmtMeasured;
     const results = {};
     const warm = { seconds: Math.min(3, BENCH_SECONDS), concurrency: CONCURRENCY };
     for (const side of ['clinic', 'lab']) {

@@ -241,3 +241,36 @@ export function cpuAccount(groups) {
     },
   };
 }
+
+/** The session setting the server's pool gives each connection (apps/server/src/platform/db.ts). */
+export const SERVER_SESSION = 'SET plan_cache_mode = force_generic_plan';
+
+/**
+ * The plan the server gets: its statements are named prepared statements planned once per connection (generic).
+ * Prepare, run six times, then EXPLAIN (ANALYZE, BUFFERS) the seventh.
+ */
+export async function preparedPlan(db, name, sql, params) {
+  await db.query(SERVER_SESSION);
+  await db.query(`DEALLOCATE ALL`);
+  await db.query(`PREPARE ${name} AS ${sql}`);
+  const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${p}'`)).join(', ');
+  for (let i = 0; i < 6; i++) await db.query(`EXECUTE ${name}(${args})`);
+  const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}(${args})`)).rows.map((r) => r['QUERY PLAN']);
+  const [{ generic_plans: generic }] = (await db.query(`SELECT generic_plans FROM pg_prepared_statements WHERE name = $1`, [name])).rows;
+  return { lines, generic: Number(generic) > 0, text: lines.join('\n') };
+}
+
+/**
+ * A closed-loop load that also tells the CPU time per request of the load generator, the server and the
+ * database's backends, and how much CPU the rest of the machine took meanwhile: they all share its cores.
+ */
+export async function measuredLoad({ db, dbName, serverPid }, fn, opts) {
+  const backends = (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r) => r.pid);
+  const cpu = cpuAccount({ bench: [process.pid], server: serverPid ? [serverPid] : [], postgres: backends });
+  const r = await load(fn, opts);
+  const { ms, others, cores } = cpu.stop();
+  return { ...r, cpu: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / r.count])), others, cores };
+}
+
+const fmtCpu = (r) => `CPU/request: ${Object.entries(r.cpu).filter(([, v]) => v > 0.005).map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(', ')}`;
+export const fmtMeasured = (r) => `${fmtLoad(r)}; ${fmtCpu(r)}; other processes ${r.others.toFixed(1)} of ${r.cores} CPUs`;
