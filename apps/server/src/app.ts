@@ -15,7 +15,7 @@ import type { Db } from './platform/db.js';
 import { authenticateToken, registerAuthentication, roleHasPermission, TokenService } from './platform/auth.js';
 import { fail } from './platform/errors.js';
 import { Jobs } from './platform/jobs.js';
-import { LocalStore, S3BlobStore, type BlobStore } from './platform/storage.js';
+import { LocalStore, type BlobStore } from './platform/storage.js';
 import { readInfoToken, registerErrorHandling, registerRequestContext } from './platform/http.js';
 import { Mailer } from './platform/mail.js';
 import { SessionCache } from './platform/session-cache.js';
@@ -105,7 +105,10 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
   await sessions.start(db);
-  const store: BlobStore = config.storage.kind === 's3' ? new S3BlobStore(config.storage) : new LocalStore(config.storage.root);
+  // The S3 SDK is loaded only when the store is S3.
+  const store: BlobStore = config.storage.kind === 's3'
+    ? new (await import('./platform/storage-s3.js')).S3BlobStore(config.storage)
+    : new LocalStore(config.storage.root);
   const jobs = new Jobs(db, app.log);
   const platform: Platform = { config, db, mailer, tokens, sessions, store, jobs, startedAt: Date.now() };
   app.decorate('platform', platform);

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 
 export interface CatalogRow {
   row: number;
@@ -59,6 +58,7 @@ function parseCsv(text: string): string[][] {
 /** The file's rows as text: an xlsx workbook's first sheet, or CSV (comma or semicolon). */
 export async function readCatalogTable(bytes: Buffer): Promise<string[][]> {
   if (bytes.subarray(0, 4).toString('hex') === '504b0304') {
+    const { default: ExcelJS } = await import('exceljs'); // loaded on the first import, not at start-up
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
     const sheet = wb.worksheets[0];

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { OrderSummary } from '@portal/contracts';
 import { t } from '../../platform/i18n.js';
@@ -40,6 +39,7 @@ export function ordersCsv(orders: Summary[], lang: string): Buffer {
 }
 
 export async function ordersXlsx(orders: Summary[], lang: string): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs'); // loaded on the first export, not at start-up
   const wb = new ExcelJS.Workbook();
   const sheet = wb.addWorksheet(t(lang, 'export:sheet'));
   sheet.addRow(header(lang)).font = { bold: true };
