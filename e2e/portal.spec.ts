@@ -33,10 +33,13 @@ describe('a clinic', () => {
     expect(new URL(page.url()).pathname).not.toBe('/login');
 
     const english = await page.getByTestId('layout-sidebar').innerText();
+    // The new language relabels the layout in place: the same sidebar element, no remount (no flicker).
+    await page.evaluate(() => ((document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).dataset.kept = 'yes'));
     await page.getByTestId('lang-switch').selectOption('de');
     await page.getByTestId('theme-switch').click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    await page.waitForFunction((en) => ((document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement | null)?.innerText ?? en) !== en, english);
+    await page.waitForFunction((en) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).innerText !== en, english);
+    expect(await page.getByTestId('layout-sidebar').getAttribute('data-kept')).toBe('yes');
     const german = await page.getByTestId('layout-sidebar').innerText();
     await page.reload();
     await page.getByTestId('layout-sidebar').waitFor();

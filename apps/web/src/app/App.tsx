@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import ConfigProvider from 'antd/es/config-provider';
 import antdTheme from 'antd/es/theme';
+import antdEnglish from 'antd/es/locale/en_US';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { IdentityPromptHost } from '../components/IdentityPromptHost';
@@ -25,7 +26,9 @@ export function App() {
   const { antd } = useLocale();
   return (
     <ConfigProvider
-      locale={antd}
+      // Always a locale: ConfigProvider wraps its children in a locale provider only when given one, so switching
+      // from English (antd's default) to another language would otherwise remount the whole page.
+      locale={antd ?? antdEnglish}
       theme={{
         algorithm: effective === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
         token: { colorPrimary: '#1677ff', borderRadius: 6 },
