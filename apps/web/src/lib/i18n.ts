@@ -7,8 +7,21 @@ import { storage } from './storage';
 import { createStore, useStore } from './store';
 
 type Json = { default: Record<string, unknown> };
-// Every language is a separate chunk; only the current one (plus the en fallback) is fetched.
-const uiFiles = import.meta.glob<Json>('../locales/*/*.json');
+type Loaders = Record<string, () => Promise<Json>>;
+// Every namespace of every language is a separate chunk; only the current language's (plus the en fallback) are
+// fetched. Each language lists its own files, so the first page's script lists languages, not files.
+const languageFiles = import.meta.glob<{ default: Loaders }>('../locales/*/index.ts');
+const languageLoaders = new Map<string, Promise<Loaders>>();
+function uiLoader(lng: string, ns: string): (() => Promise<Json>) | undefined {
+  const language = languageFiles[`../locales/${lng}/index.ts`];
+  if (!language) return undefined;
+  let loaders = languageLoaders.get(lng);
+  if (!loaders) {
+    loaders = language().then((m) => m.default);
+    languageLoaders.set(lng, loaders);
+  }
+  return () => loaders.then((files) => files[`./${ns}.json`]?.() ?? { default: {} });
+}
 const errorFiles = import.meta.glob<Json>('../../../../packages/contracts/locales/*/errors.json');
 
 export const NAMESPACES = ['common', 'auth', 'register', 'layout', 'ownSpace', 'review', 'mail', 'errors'] as const;
@@ -20,7 +33,7 @@ const backend: BackendModule = {
     const loader =
       ns === 'errors'
         ? errorFiles[`../../../../packages/contracts/locales/${lng}/errors.json`]
-        : uiFiles[`../locales/${lng}/${ns}.json`];
+        : uiLoader(lng, ns);
     // A language not translated yet falls back to English through fallbackLng.
     if (!loader) return callback(null, {});
     loader().then(
