@@ -53,7 +53,9 @@ async function paintedPixels(page: Page) {
 }
 
 async function createCase(page: Page, name: string, patient: string) {
-  await page.goto('/case-management');
+  // Through the sidebar, as a user gets there.
+  await page.goto('/');
+  await page.getByTestId('menu-cases').click();
   await page.getByTestId('case-new').click();
   await page.getByTestId('case-form-name').fill(name);
   await page.getByTestId('case-form-patientName').fill(patient);
@@ -142,7 +144,7 @@ describe('cases from scanner to screen', () => {
     await page.getByTestId('case-batch-delete').click();
     await page.getByTestId('case-delete-confirm').click();
     await page.getByTestId(`case-row-${a}`).waitFor({ state: 'detached' });
-    await page.goto('/recycle-bin');
+    await page.getByTestId('menu-recycleBin').click();
     const row = page.getByTestId(`recycle-row-${a}`);
     await row.waitFor();
     await row.getByTestId('recycle-restore').click();

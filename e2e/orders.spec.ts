@@ -70,7 +70,7 @@ describe('a clinic and a laboratory', () => {
     }
     await clinic.page.goto('/');
     const completedBefore = await stat(clinic.page, 'completed');
-    await clinic.page.goto('/case-management');
+    await clinic.page.getByTestId('menu-cases').click();
     await clinic.page.getByTestId('case-search').fill(`Journey ${stamp}`);
     await clinic.page.getByTestId('case-search').press('Enter');
     for (const code of cases) await clinic.page.getByTestId(`case-row-${code}`).locator('input[type="checkbox"]').check();
@@ -101,7 +101,8 @@ describe('a clinic and a laboratory', () => {
     ]);
 
     // The laboratory accepts, starts, marks ready and ships both with a tracking number.
-    await lab.page.goto('/order-management');
+    await lab.page.goto('/');
+    await lab.page.getByTestId('menu-orders').click();
     await lab.page.getByTestId('orders-table').waitFor();
     await batch(lab.page, codes, 'accept', 'accepted');
     await batch(lab.page, codes, 'startProcessing', 'accepted');

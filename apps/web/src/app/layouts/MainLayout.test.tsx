@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AppConfig } from '@portal/contracts';
+import { MenuType, type AppConfig, type MenuItem } from '@portal/contracts';
+import type { TFunction } from 'i18next';
 import { appConfigStore } from '../../lib/appConfig';
 import '../../test/dom-shims';
 import { mockServer, pending } from '../../test/http-mock';
@@ -40,5 +41,37 @@ describe('main layout header', () => {
     expect(header.querySelector('[data-testid="notification-bell"]') !== null).toBe(shown);
     expect(calls.some((c) => c.path === 'msg/unreadCount')).toBe(shown);
     if (shown) expect(header.querySelector('[data-testid="notification-count"]')?.textContent).toBe('4');
+  });
+});
+
+describe('sidebar entries', () => {
+  const item = (p: Partial<MenuItem> & { code: string }): MenuItem => ({
+    name: p.code, path: null, icon: null, showFlag: true, showAlways: false, component: null, type: MenuType.Screen, apiPermissions: [], children: [], ...p,
+  });
+  const t = ((key: string) => key) as unknown as TFunction;
+  const keys = async (menus: MenuItem[]) => {
+    const { toItems } = await import('./MainLayout');
+    const walk = (items: ReturnType<typeof toItems>): unknown[] =>
+      items.map((i) => (i && 'children' in i && i.children ? { [String(i.key)]: walk(i.children) } : i?.key));
+    return walk(toItems(menus, t));
+  };
+
+  it('shows a screen whose children are only its hidden detail screen and buttons', async () => {
+    const cases = item({
+      code: 'cases', path: '/case-management', component: 'caseList',
+      children: [
+        item({ code: 'caseDetail', path: '/case-management/detail/:id', component: 'caseDetail', showFlag: false }),
+        item({ code: 'cases.edit', type: MenuType.Button }),
+      ],
+    });
+    expect(await keys([item({ code: 'dashboard', path: '/dashboard', component: 'dashboard' }), cases])).toEqual(['/dashboard', '/case-management']);
+  });
+
+  it('drops hidden entries and empty groups; a group of one shows its child; a group of more stays a group', async () => {
+    const hidden = item({ code: 'secret', path: '/secret', component: 'x', showFlag: false });
+    const single = item({ code: 'one', children: [item({ code: 'a', path: '/a', component: 'a' })] });
+    const empty = item({ code: 'none', children: [hidden] });
+    const group = item({ code: 'two', children: [item({ code: 'b', path: '/b', component: 'b' }), item({ code: 'c', path: '/c', component: 'c' })] });
+    expect(await keys([hidden, single, empty, group])).toEqual(['/a', { 'group:two': ['/b', '/c'] }]);
   });
 });

@@ -23,15 +23,17 @@ import { MenuIcon } from './menuIcons';
 
 type AntItem = NonNullable<MenuProps['items']>[number];
 
-/** Sidebar entries: hidden items dropped; a group with one visible child shows it directly unless showAlways. */
-function toItems(list: readonly MenuItem[], t: TFunction): AntItem[] {
+/**
+ * Sidebar entries: hidden items dropped; a group with one visible child shows it directly unless showAlways.
+ * A screen whose children are all hidden (its detail screen, its buttons) is a plain entry.
+ */
+export function toItems(list: readonly MenuItem[], t: TFunction): AntItem[] {
   const out: AntItem[] = [];
   for (const item of list) {
     if (!item.showFlag) continue;
     const children = toItems(item.children, t);
     const label = t(item.name, { ns: 'layout', defaultValue: item.name });
-    if (item.children.length > 0) {
-      if (children.length === 0) continue;
+    if (children.length > 0) {
       if (children.length === 1 && !item.showAlways && !item.component) {
         out.push(children[0]!);
         continue;
