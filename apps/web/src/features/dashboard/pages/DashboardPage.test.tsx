@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import type { IndexDashboard, LineChart } from '@portal/contracts';
+import type { IndexDashboard, LineChart, UserInfo } from '@portal/contracts';
+import { setLanguage } from '../../../lib/i18n';
 import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderScreen } from '../../../test/render';
@@ -135,11 +136,13 @@ describe('dashboard', () => {
     expect(after.match(/[ML]/g)).toHaveLength(7);
   });
 
-  it('other organizations keep the generic card', async () => {
+  it('other organizations keep the generic card, with the built-in role named in the language', async () => {
     index = dashboard('clinic');
-    signInAs(4);
+    await setLanguage('en', false);
+    signInAs(5, [], { role: { name: 'role.oemAdmin' } } as Partial<UserInfo>);
     await render();
-    expect($('dashboard-generic')).not.toBeNull();
+    expect($('dashboard-generic')?.textContent).toContain('OEM administrator');
+    expect($('dashboard-generic')?.textContent).not.toContain('role.oemAdmin');
     expect(calls.some((c) => c.path === 'user/indexDashboard')).toBe(false);
   });
 });

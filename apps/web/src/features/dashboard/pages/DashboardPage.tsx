@@ -14,6 +14,7 @@ import { caseDetailPath } from '../../cases/lib/paths';
 import { orderDetailPath } from '../../orders/lib/paths';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
+import { roleLabel } from '../../../lib/roles';
 
 // The chart is its own chunk, fetched only by the dashboard.
 const TrendChart = lazy(() => import('../components/TrendChart'));
@@ -281,7 +282,7 @@ function GenericDashboard({ user }: { user: UserInfo }) {
       <Descriptions column={1} size="small">
         <Descriptions.Item label={t('dashboard.organization')}>{user.organization.name}</Descriptions.Item>
         <Descriptions.Item label={t('dashboard.type')}>{t(`orgType.${type}`, { defaultValue: String(type) })}</Descriptions.Item>
-        <Descriptions.Item label={t('dashboard.role')}>{user.role.name}</Descriptions.Item>
+        <Descriptions.Item label={t('dashboard.role')}>{roleLabel(t, user.role.name)}</Descriptions.Item>
       </Descriptions>
     </Card>
   );

@@ -1,6 +1,7 @@
 import { Card, Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@portal/contracts';
+import { roleLabel } from '../../../lib/roles';
 
 export function OrganizationCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('ownSpace');
@@ -16,8 +17,7 @@ export function OrganizationCard({ user }: { user: UserInfo }) {
           <span data-testid="own-invitation-code">{org.invitationCode}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('organization.role')}>
-          {/* Built-in roles carry a translation key ('role.clinicAdmin'); roles made by users carry their own name. */}
-          {t(`layout:roles.${user.role.name.replace(/^role\./, '')}`, { defaultValue: user.role.name })}
+          {roleLabel(t, user.role.name)}
         </Descriptions.Item>
       </Descriptions>
     </Card>
