@@ -83,8 +83,10 @@ describe('cases from scanner to screen', () => {
     await context.close();
   });
 
-  it('the scanner command uploads another case that opens in the portal', async () => {
-    const { page, context } = await newPage(browser);
+  it('the scanner command uploads another case that opens in the portal, under another name of the server too', async () => {
+    // The server calls itself 127.0.0.1 (PUBLIC_URL); this browser knows it as localhost. Its signed file links
+    // must still load.
+    const { page, context } = await newPage(browser, baseUrl().replace('127.0.0.1', 'localhost'));
     await signIn(page, 'clinic');
     await page.getByTestId('layout-sidebar').waitFor();
     await page.goto('/own-space?tab=scanners');

@@ -17,8 +17,9 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), locale: 'en-US', viewport: { width: 1366, height: 900 } });
+/** A fresh browser context on the portal; `origin` opens it under another name of the same server. */
+export async function newPage(browser: Browser, origin = baseUrl()): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: origin, locale: 'en-US', viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   return { context, page };

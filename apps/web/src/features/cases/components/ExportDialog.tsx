@@ -8,6 +8,7 @@ import { useBackClose } from '../../../lib/useBackClose';
 import { createExport } from '../api/createExport';
 import { exportStatus } from '../api/exportStatus';
 import { exportMessageKey, isExportRunning } from '../lib/exportState';
+import { serverLink } from '../../../lib/download';
 
 /** Export of the selected cases: choose file types → pack on the server → download link. */
 export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; caseCodes: string[]; onClose: () => void }) {
@@ -91,7 +92,7 @@ export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; case
             {running ? <Typography.Text type="secondary">{t('export.packing')}</Typography.Text> : null}
             {info?.status === ExportStatus.Success && info.downloadUrl ? (
               <Space>
-                <a href={info.downloadUrl} download data-testid="export-download">
+                <a href={serverLink(info.downloadUrl)} download data-testid="export-download">
                   {t('export.download')}
                 </a>
                 {info.size != null ? <Typography.Text type="secondary">{formatSize(info.size)}</Typography.Text> : null}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadGrant } from '../api/downloadGrant';
 import type { CaseFile } from '../api/types';
 import { LazyModelViewer, type ViewerModel } from './ModelViewerLazy';
+import { serverLink } from '../../../lib/download';
 
 function grantQuery(fileCode: string) {
   return { queryKey: ['cases', 'grant', fileCode], queryFn: () => downloadGrant(fileCode), staleTime: 0, gcTime: 0, retry: false };
@@ -59,8 +60,8 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
         id: f.fileCode,
         label: f.name,
         jaw: f.jaw ?? undefined,
-        compactUrl: g.viewerUrl ?? undefined,
-        originalUrl: g.url,
+        compactUrl: g.viewerUrl ? serverLink(g.viewerUrl) : undefined,
+        originalUrl: serverLink(g.url),
         format: f.format as ViewerModel['format'],
       });
     });
@@ -80,7 +81,7 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
   const file = files[0]!;
   const grant = grants[0]?.data;
   if (!grant) return <InvalidLink />;
-  return <SingleMedia file={file} url={grant.url} />;
+  return <SingleMedia file={file} url={serverLink(grant.url)} />;
 }
 
 /** The viewer in a dialog: one file under its name, several models together. */

@@ -25,6 +25,7 @@ import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
+import { downloadUrl } from '../../../lib/download';
 
 /** The message of §4 a file shows while it is not plainly available. */
 function fileMessageKey(f: CaseFile): string | null {
@@ -37,14 +38,7 @@ function fileMessageKey(f: CaseFile): string | null {
 
 async function download(f: CaseFile, invalidText: string) {
   try {
-    const g = await downloadGrant(f.fileCode);
-    const a = document.createElement('a');
-    a.href = g.url;
-    a.download = f.name;
-    a.rel = 'noopener';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    downloadUrl((await downloadGrant(f.fileCode)).url, f.name);
   } catch {
     notify.error(invalidText);
   }

@@ -4,7 +4,7 @@ import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
 import { formatSize } from '@portal/contracts';
 import { attachmentLink } from '../api/attachmentLink';
 import type { OrderAttachment } from '../api/types';
-import { downloadUrl } from '../lib/download';
+import { downloadUrl } from '../../../lib/download';
 
 /** An order attachment: the link is signed and short-lived, so it is asked for on click. */
 export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) {

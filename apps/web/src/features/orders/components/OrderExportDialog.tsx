@@ -6,7 +6,7 @@ import { ORDER_EXPORT_FORMATS } from '@portal/contracts';
 import { useBackClose } from '../../../lib/useBackClose';
 import { exportOrders } from '../api/exportOrders';
 import type { ExportFormat, OrderExportInput } from '../api/types';
-import { saveBlob } from '../lib/download';
+import { saveBlob } from '../../../lib/download';
 
 /** Exports the orders the list's filters match (all pages) as a spreadsheet or CSV file. */
 export function OrderExportDialog({ open, body, onClose }: { open: boolean; body: (format: ExportFormat) => OrderExportInput; onClose: () => void }) {

@@ -9,7 +9,7 @@ import { useBackClose } from '../../../lib/useBackClose';
 import { downloadGrant } from '../../cases/api/downloadGrant';
 import { FileViewerModal, isViewable } from '../../cases/components/FileViewer';
 import type { CaseFile } from '../api/types';
-import { downloadUrl } from '../lib/download';
+import { downloadUrl } from '../../../lib/download';
 import { PlainList } from './PlainList';
 
 /** The case's scans and files as the order carries them, grouped by kind; models open in the 3D viewer. */
