@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../test/dom-shims';
 import { cleanup, mount as render, unmount } from '../../../test/render';
+import { localeStore } from '../../../lib/i18n';
 import TrendChart, { chartGeometry, xTickIndexes, yScale, yTicks } from './TrendChart';
 
 afterEach(cleanup);
@@ -58,6 +59,15 @@ describe('trend chart', () => {
     // y axis 0–4 and some dates on the x axis.
     expect([...el.querySelectorAll('[data-testid="trend-y-axis"] text')].map((t) => t.textContent)).toEqual(['0', '1', '2', '3', '4']);
     expect(el.querySelectorAll('[data-testid="trend-x-axis"] text').length).toBeGreaterThan(1);
+  });
+
+  it("writes the axis dates in the reader's language", async () => {
+    const ticks = (el: HTMLElement) => [...el.querySelectorAll('[data-testid="trend-x-axis"] text')].map((t) => t.textContent);
+    localeStore.set({ lang: 'de', antd: undefined });
+    expect(ticks(await render(<TrendChart points={days([1, 2])} label="x" />))).toEqual(['1.11.', '2.11.']);
+    cleanup();
+    localeStore.set({ lang: 'en', antd: undefined });
+    expect(ticks(await render(<TrendChart points={days([1, 2])} label="x" />))).toEqual(['11/1', '11/2']);
   });
 
   it('handles an all-zero series: a flat line on the baseline, no NaN', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { theme } from 'antd';
-import dayjs from 'dayjs';
+import { useLocale } from '../../../lib/i18n';
 
 export interface TrendPoint {
   date: string;
@@ -113,7 +113,13 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
   const text = (p: TrendPoint) => (pointText ? pointText(p.date, p.count) : `${p.date}: ${p.count}`);
   const total = points.reduce((s, p) => s + p.count, 0);
   const summary = points.length ? `${label}: ${total} (${points[0]!.date} – ${points[points.length - 1]!.date})` : label;
-  const dateFormat = points.length > 120 ? 'YYYY-MM' : 'MM-DD';
+  // Axis dates in the reader's own order and separators (11/22, 22.11., 22/11…); months for long periods.
+  const { lang } = useLocale();
+  const tickFormat = new Intl.DateTimeFormat(lang, points.length > 120 ? { year: 'numeric', month: 'short', timeZone: 'UTC' } : { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
+  const tick = (date: string) => {
+    const d = new Date(`${date}T00:00:00Z`);
+    return Number.isNaN(d.getTime()) ? date : tickFormat.format(d);
+  };
   const xTicks = xTickIndexes(points.length, Math.max(2, Math.min(7, Math.floor(width / 90))));
   const dotRadius = points.length <= 45 ? 3 : points.length <= 120 ? 2 : 0;
 
@@ -170,7 +176,7 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
           <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.baseline} y2={geo.baseline} stroke={token.colorBorder} />
           {xTicks.map((i) => (
             <text key={i} x={geo.points[i]!.x} y={geo.baseline + 18} textAnchor={i === 0 && points.length > 1 ? 'start' : i === points.length - 1 && points.length > 1 ? 'end' : 'middle'}>
-              {dayjs(points[i]!.date).isValid() ? dayjs(points[i]!.date).format(dateFormat) : points[i]!.date}
+              {tick(points[i]!.date)}
             </text>
           ))}
         </g>
