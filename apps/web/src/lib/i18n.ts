@@ -132,12 +132,15 @@ export async function setLanguage(value: string, persist = true): Promise<Langua
   const lang = normalizeLanguage(value);
   const antdLoader = antdLocales[lang];
   const dayjsEntry = dayjsLocales[lang];
+  const switching = initialized !== null;
   const [antd] = await Promise.all([
     antdLoader ? antdLoader().then((m) => m.default).catch(() => undefined) : Promise.resolve(undefined),
     dayjsEntry ? dayjsEntry[1]().catch(() => undefined) : Promise.resolve(undefined),
-    initialized ? i18next.changeLanguage(lang) : init(lang),
+    switching ? i18next.loadLanguages(lang) : init(lang),
   ]);
+  // Dates first: switching i18next re-renders the screens, and they format dates in the new language.
   dayjs.locale(dayjsEntry ? dayjsEntry[0] : 'en');
+  if (switching) await i18next.changeLanguage(lang);
   if (persist) storage.set('lang', lang);
   document.documentElement.lang = lang;
   localeStore.set({ lang, antd });

@@ -9,7 +9,6 @@ import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { FILE_KINDS, formatSize } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
@@ -26,6 +25,7 @@ import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
 import { downloadUrl } from '../../../lib/download';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
 /** The message of §4 a file shows while it is not plainly available. */
 function fileMessageKey(f: CaseFile): string | null {
@@ -116,10 +116,10 @@ export default function CaseDetailPage() {
           <Descriptions.Item label={t('field.patientId')}>{c.patientId ?? ''}</Descriptions.Item>
           <Descriptions.Item label={t('field.birthDate')}>
             <span data-testid="case-detail-birthDate">
-              {c.birthDate ? `${c.birthDate}${age != null ? ` (${t('ageYears', { count: age })})` : ''}` : ''}
+              {c.birthDate ? `${formatDate(c.birthDate)}${age != null ? ` (${t('ageYears', { count: age })})` : ''}` : ''}
             </span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('field.scanDate')}>{c.scanDate ? dayjs(c.scanDate).format('YYYY-MM-DD HH:mm') : ''}</Descriptions.Item>
+          <Descriptions.Item label={t('field.scanDate')}>{formatDateTime(c.scanDate)}</Descriptions.Item>
           <Descriptions.Item label={t('field.dentist')}>{c.dentist?.name ?? ''}</Descriptions.Item>
           <Descriptions.Item label={t('field.status')}>
             <CaseStatusTag status={c.status} />

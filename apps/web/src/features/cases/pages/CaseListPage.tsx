@@ -25,6 +25,7 @@ import { afterDialogClosed } from '../lib/afterDialog';
 import { columnSortOrder, initialListState, sorterToSort, toCaseListQuery, type CaseFilters, type CaseListState } from '../lib/caseQuery';
 import { caseDetailPath } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
+import { formatDateTime } from '../../../lib/dates';
 
 export default function CaseListPage() {
   const { t } = useTranslation('cases');
@@ -91,7 +92,7 @@ export default function CaseListPage() {
       dataIndex: 'scanDate',
       sorter: true,
       sortOrder: columnSortOrder(state, 'scanDate'),
-      render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : ''),
+      render: (v: string | null) => formatDateTime(v),
     },
     { title: t('field.dentist'), key: 'dentist', render: (_, r) => r.dentist?.name ?? '' },
     { title: t('field.treatments'), key: 'treatments', render: (_, r) => <TreatmentTags treatments={r.treatments} /> },
@@ -111,7 +112,7 @@ export default function CaseListPage() {
       dataIndex: 'createdAt',
       sorter: true,
       sortOrder: columnSortOrder(state, 'createdAt'),
-      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+      render: (v: string) => formatDateTime(v),
     },
   ];
 

@@ -3,7 +3,6 @@ import { Button, Card, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { formatSize } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { emptyRecycleBin } from '../api/emptyRecycleBin';
@@ -12,6 +11,7 @@ import { purgeCases } from '../api/purgeCases';
 import { restoreCases } from '../api/restoreCases';
 import type { CaseSummary } from '../api/types';
 import { confirmDanger } from '../lib/confirm';
+import { formatDateTime } from '../../../lib/dates';
 
 export default function RecycleBinPage() {
   const { t } = useTranslation('cases');
@@ -45,7 +45,7 @@ export default function RecycleBinPage() {
     { title: t('field.patientName'), dataIndex: 'patientName' },
     { title: t('field.files'), key: 'files', render: (_, r) => r.fileCount },
     { title: t('field.size'), key: 'size', render: (_, r) => formatSize(r.size) },
-    { title: t('recycle.deletedAt'), dataIndex: 'deletedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '') },
+    { title: t('recycle.deletedAt'), dataIndex: 'deletedAt', render: (v: string | null) => formatDateTime(v) },
     {
       title: t('actions'),
       key: 'actions',

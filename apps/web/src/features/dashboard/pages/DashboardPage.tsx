@@ -5,7 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import dayjs from 'dayjs';
 import { OrgType, type UserInfo } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
 import { CASE_STATUS_COLORS } from '../../cases/lib/statusColors';
@@ -15,6 +14,7 @@ import { orderDetailPath } from '../../orders/lib/paths';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 import { roleLabel } from '../../../lib/roles';
+import { formatDateTime } from '../../../lib/dates';
 
 // The chart is its own chunk, fetched only by the dashboard.
 const TrendChart = lazy(() => import('../components/TrendChart'));
@@ -90,7 +90,6 @@ function OrderStatusTag({ order, t }: { order: RecentOrder; t: TFunction }) {
   );
 }
 
-const dateTime = (v: string) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '');
 
 function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }) {
   const { t } = useTranslation('dashboard');
@@ -106,7 +105,7 @@ function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }
         </Tag>
       ),
     },
-    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: dateTime },
+    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
   ];
   return (
     <Card title={t('recent.cases')} extra={<Link to="/case-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-cases" style={{ height: '100%' }}>
@@ -139,7 +138,7 @@ function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]
       render: (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('recent.notShared')}</Typography.Text> : v),
     },
     { title: t('recent.status'), key: 'status', render: (_, o) => <OrderStatusTag order={o} t={t} /> },
-    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: dateTime },
+    { title: t('recent.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
   ];
   return (
     <Card title={t('recent.orders')} extra={<Link to="/order-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-orders" style={{ height: '100%' }}>

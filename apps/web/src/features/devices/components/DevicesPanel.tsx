@@ -5,7 +5,6 @@ import EditOutlined from '@ant-design/icons/EditOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { FIELD_MAX, OrgType } from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
@@ -18,6 +17,7 @@ import { listDevicesQuery, type Device, type DeviceQuery } from '../api/listDevi
 import { CatalogImportCard } from './CatalogImportCard';
 import { CertifiedLabsCard } from './CertifiedLabsCard';
 import { DesignatedLabsModal } from './DesignatedLabsModal';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
 const STATUS_COLORS: Record<string, string> = {
   Activated: 'green',
@@ -141,13 +141,13 @@ export default function DevicesPanel() {
         </Space>
       ),
     },
-    { title: t('warrantyDate'), dataIndex: 'warrantyDate', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD') : '') },
+    { title: t('warrantyDate'), dataIndex: 'warrantyDate', render: (v: string | null) => formatDate(v) },
     {
       title: t('batteryHealth'),
       dataIndex: 'batteryHealth',
       render: (v: number | null) => (v == null ? '' : <Progress percent={v} size="small" style={{ width: 120 }} status={v < 30 ? 'exception' : 'normal'} />),
     },
-    { title: t('lastSeenAt'), dataIndex: 'lastSeenAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '') },
+    { title: t('lastSeenAt'), dataIndex: 'lastSeenAt', render: (v: string | null) => formatDateTime(v) },
   ];
 
   const required = { required: true, whitespace: true, message: t('common:required') };

@@ -1,7 +1,7 @@
 import { List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { MailText } from '../../../components/MailText';
+import { formatDateTime } from '../../../lib/dates';
 
 export interface Mail {
   id: number;
@@ -25,7 +25,7 @@ export function MailList({ mails, loading }: { mails: Mail[]; loading?: boolean 
             <Typography.Text strong>{m.subject}</Typography.Text>{' '}
             <Tag>{m.status}</Tag>
             <div className="muted">
-              {t('to')}: {m.to} · {dayjs(m.createdAt).format('YYYY-MM-DD HH:mm:ss')}
+              {t('to')}: {m.to} · {formatDateTime(m.createdAt)}
             </div>
             <MailText text={m.text} />
           </div>

@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import { Badge, Button, Drawer, Empty, Pagination, Space, Spin, Switch, Tabs, Tag, Typography, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import type { SysMsg } from '@portal/contracts';
 import { useViewport } from '../../../lib/device';
 import { useBackClose } from '../../../lib/useBackClose';
 import { notify } from '../../../lib/notify';
 import { listSysMsgQuery, MSG_TYPES, SYS_MSG_TABS, type SysMsgList, type SysMsgQuery, type SysMsgTab } from '../api/listSysMsg';
 import { useOpenNotification, useReadMsg } from '../api/useOpenNotification';
+import { formatDateTime } from '../../../lib/dates';
 
 const PAGE_SIZE = 20;
 const TYPE_COLORS: Record<number, string> = { [MSG_TYPES.orderMessage]: 'blue', [MSG_TYPES.workOrder]: 'purple' };
@@ -128,7 +128,7 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
                             {msg.msgType === MSG_TYPES.orderMessage ? t('type.orderMessage') : msg.msgType === MSG_TYPES.workOrder ? t('type.workOrder') : msg.msgType}
                           </Tag>
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                            {msg.code} · {dayjs(msg.createdAt).format('YYYY-MM-DD HH:mm')}
+                            {msg.code} · {formatDateTime(msg.createdAt)}
                           </Typography.Text>
                         </Space>
                       </div>

@@ -3,7 +3,6 @@ import { Button, Empty, Space, Typography } from 'antd';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../partners/lib/partnerRules';
@@ -12,6 +11,7 @@ import type { OrderAttachment } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments } from '../lib/attachments';
 import { AttachmentLink } from './AttachmentLink';
 import { PlainList } from './PlainList';
+import { formatDateTime } from '../../../lib/dates';
 
 /** Files either side added to the order (photos, notes, pdf), with an upload for more. */
 export function OrderAttachments({ orderCode, attachments }: { orderCode: string; attachments: readonly OrderAttachment[] }) {
@@ -66,7 +66,7 @@ export function OrderAttachments({ orderCode, attachments }: { orderCode: string
             <>
               <AttachmentLink attachment={a} />
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {a.mine ? t('attachment.mine') : a.organizationName} · {dayjs(a.createdAt).format('YYYY-MM-DD HH:mm')}
+                {a.mine ? t('attachment.mine') : a.organizationName} · {formatDateTime(a.createdAt)}
               </Typography.Text>
             </>
           )}

@@ -4,7 +4,6 @@ import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
 import SendOutlined from '@ant-design/icons/SendOutlined';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { formatSize } from '@portal/contracts';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
@@ -15,6 +14,7 @@ import { sendMessage } from '../api/sendMessage';
 import type { OrderMessage } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments, MAX_MESSAGE_ATTACHMENTS, threadOrder } from '../lib/attachments';
 import { AttachmentLink } from './AttachmentLink';
+import { formatDateTime } from '../../../lib/dates';
 
 const PAGE_SIZE = 30;
 /** While the thread is on screen, new messages from the other side appear within this time. */
@@ -87,7 +87,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         }}
       >
         <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
-          {m.senderName} · {m.senderOrganization} · <time dateTime={m.createdAt}>{dayjs(m.createdAt).format('YYYY-MM-DD HH:mm')}</time>
+          {m.senderName} · {m.senderOrganization} · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
         </Typography.Text>
         {m.content ? <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.content}</Typography.Paragraph> : null}
         {m.attachments.length ? (

@@ -3,7 +3,6 @@ import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { normalizeToothNumbering, type ToothNumberingSystem } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { useSession } from '../../../lib/session';
@@ -20,8 +19,8 @@ import { PatientName } from '../components/PatientName';
 import { useOrderActions } from '../components/useOrderActions';
 import { allowedActions, sideOf, STATUS_COLORS, type Side } from '../lib/orderRules';
 import { ORDER_LIST_PATH } from '../lib/paths';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
-const dateTime = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
 
 /** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
 export default function OrderDetailPage() {
@@ -107,14 +106,14 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
           <Descriptions.Item label={t('field.workTypes')}>
             <TreatmentTags treatments={o.workTypes} />
           </Descriptions.Item>
-          <Descriptions.Item label={t('field.createdAt')}>{dateTime(o.createdAt)}</Descriptions.Item>
-          <Descriptions.Item label={t('field.requestedDeliveryDate')}>{o.requestedDeliveryDate ?? '—'}</Descriptions.Item>
-          <Descriptions.Item label={t('field.updatedAt')}>{dateTime(o.updatedAt)}</Descriptions.Item>
-          <Descriptions.Item label={t('field.shipDate')}>{o.shipDate ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.createdAt')}>{formatDateTime(o.createdAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('field.requestedDeliveryDate')}>{o.requestedDeliveryDate ? formatDate(o.requestedDeliveryDate) : '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.updatedAt')}>{formatDateTime(o.updatedAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('field.shipDate')}>{o.shipDate ? formatDate(o.shipDate) : '—'}</Descriptions.Item>
           <Descriptions.Item label={t('field.trackingNumber')}>
             <span data-testid="order-tracking">{o.trackingNumber ? <Typography.Text copyable>{o.trackingNumber}</Typography.Text> : '—'}</span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('field.estimatedDeliveryDate')}>{o.estimatedDeliveryDate ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.estimatedDeliveryDate')}>{o.estimatedDeliveryDate ? formatDate(o.estimatedDeliveryDate) : '—'}</Descriptions.Item>
           <Descriptions.Item label={t('field.sharePatientName')}>
             <Tag color={o.sharePatientName ? 'green' : 'default'} data-testid="order-share-name" data-shared={o.sharePatientName ? 'true' : 'false'}>
               {o.sharePatientName ? t('share.on') : t('share.off')}
@@ -172,7 +171,7 @@ function EventLine({ event: e }: { event: OrderEvent }) {
       <Typography.Text strong>{t(`event.${e.action}`, { defaultValue: e.action })}</Typography.Text>
       <div>
         <Typography.Text type="secondary">
-          {[e.actorName, e.actorOrganization].filter(Boolean).join(' · ')} · <time dateTime={e.at}>{dateTime(e.at)}</time>
+          {[e.actorName, e.actorOrganization].filter(Boolean).join(' · ')} · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
         </Typography.Text>
       </div>
       {e.reason ? (

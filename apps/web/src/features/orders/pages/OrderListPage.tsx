@@ -22,6 +22,7 @@ import { useOrderActions } from '../components/useOrderActions';
 import { initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery, type OrderFilters, type OrderListState } from '../lib/orderQuery';
 import { commonActions, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
 import { orderDetailPath } from '../lib/paths';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
 /** Orders (§2), for both sides: a clinic follows what it sent, a laboratory works through what it received. */
 export default function OrderListPage() {
@@ -71,7 +72,7 @@ function OrderList({ side }: { side: Side }) {
     { title: t('field.orderType'), key: 'orderType', render: (_, r) => t(`orderType.${r.orderType}`, { defaultValue: r.orderType }) },
     { title: t('field.workTypes'), key: 'workTypes', render: (_, r) => <TreatmentTags treatments={r.workTypes} /> },
     { title: t('field.status'), key: 'status', render: (_, r) => <OrderStatusTag status={r.status} processing={r.processing} /> },
-    { title: t('field.requestedDeliveryDate'), key: 'requestedDeliveryDate', render: (_, r) => r.requestedDeliveryDate ?? '—' },
+    { title: t('field.requestedDeliveryDate'), key: 'requestedDeliveryDate', render: (_, r) => (r.requestedDeliveryDate ? formatDate(r.requestedDeliveryDate) : '—') },
     { title: t('field.trackingNumber'), key: 'trackingNumber', render: (_, r) => r.trackingNumber ?? '—' },
     {
       title: t('field.createdAt'),
@@ -79,7 +80,7 @@ function OrderList({ side }: { side: Side }) {
       sorter: true,
       sortDirections: ['descend', 'ascend'],
       sortOrder: state.sortOrder === 'asc' ? 'ascend' : 'descend',
-      render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm'),
+      render: (_, r) => formatDateTime(r.createdAt),
     },
   ];
 

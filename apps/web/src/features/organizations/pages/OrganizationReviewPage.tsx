@@ -3,13 +3,13 @@ import { Button, Card, Input, Modal, Space, Table, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { FIELD_MAX, Permission, ReviewStatus } from '@portal/contracts';
 import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { listReviewQuery, type ReviewLab, type ReviewQuery } from '../api/listReview';
 import { reviewLab } from '../api/reviewLab';
+import { formatDateTime } from '../../../lib/dates';
 
 const TABS = [ReviewStatus.Pending, ReviewStatus.Approved, ReviewStatus.Rejected] as const;
 const TAB_KEY = { 0: 'pending', 1: 'approved', 2: 'rejected' } as const;
@@ -44,7 +44,7 @@ export default function OrganizationReviewPage() {
       dataIndex: 'emailConfirmed',
       render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>),
     },
-    { title: t('col.createdAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+    { title: t('col.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
     ...(query.reviewStatus === ReviewStatus.Rejected ? [{ title: t('col.reason'), dataIndex: 'reviewReason' }] : []),
     ...(query.reviewStatus === ReviewStatus.Pending
       ? [

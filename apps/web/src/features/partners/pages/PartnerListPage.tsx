@@ -21,7 +21,8 @@ import { PartnerDetailDrawer } from '../components/PartnerDetailDrawer';
 import { PartnerStatusTag } from '../components/PartnerStatusTag';
 import { ReasonModal } from '../components/ReasonModal';
 import { errorText } from '../../../lib/http';
-import { formatDateTime, locationOf } from '../lib/format';
+import { formatDateTime } from '../../../lib/dates';
+import { locationOf } from '../lib/format';
 import { canManagePartners, isNoAccessError, messageOf, rowActions, type RowAction } from '../lib/partnerRules';
 
 const PAGE_SIZE = 20;
