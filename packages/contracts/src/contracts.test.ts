@@ -76,6 +76,13 @@ describe('formatSize (§5)', () => {
     expect(formatSize(1024 ** 9)).toBe('1024 YB');
     expect(formatSize(1536, 0)).toBe('2 KB');
   });
+
+  it("writes the number in the reader's language when given one", () => {
+    expect(formatSize(1024 ** 2 * 3.925, 3, 'de')).toBe('3,925 MB');
+    expect(formatSize(1024 ** 2 * 3.925, 3, 'en')).toBe('3.925 MB');
+    expect(formatSize(1024 ** 9, 3, 'de')).toBe('1024 YB');
+    expect(formatSize(1536, 0, 'fr')).toBe('2 KB');
+  });
 });
 
 describe('error catalogue (§8)', () => {

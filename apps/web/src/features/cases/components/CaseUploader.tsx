@@ -5,10 +5,11 @@ import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Upload, type DetailedError } from 'tus-js-client';
-import { API_BASE, JAWS, formatSize } from '@portal/contracts';
+import { API_BASE, JAWS } from '@portal/contracts';
 import { tokens } from '../../../lib/tokens';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
 import { ACCEPT_ATTR, formatOfName, isFinalUploadStatus, isModelName, uploadFailure, type UploadFailure } from '../lib/upload';
+import { sizeText } from '../../../lib/sizes';
 
 export const TUS_ENDPOINT = `${API_BASE}/files/tus`;
 const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -159,7 +160,7 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
         <div key={i.id} data-testid={`upload-progress-${i.name}`} data-tag={i.tag} style={{ marginTop: 12 }}>
           <Space wrap>
             <Typography.Text strong>{i.name}</Typography.Text>
-            <Typography.Text type="secondary">{formatSize(i.size)}</Typography.Text>
+            <Typography.Text type="secondary">{sizeText(i.size)}</Typography.Text>
             <Tag color={TAG_COLORS[i.tag]} data-testid="upload-tag">
               {t(`uploadTag.${i.tag}`)}
             </Tag>

@@ -2,13 +2,14 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Modal, Progress, Space, Typography } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ExportStatus, FILE_FORMATS, formatSize } from '@portal/contracts';
+import { ExportStatus, FILE_FORMATS } from '@portal/contracts';
 import { getPrefs, savePrefs } from '../../../lib/prefs';
 import { useBackClose } from '../../../lib/useBackClose';
 import { createExport } from '../api/createExport';
 import { exportStatus } from '../api/exportStatus';
 import { exportMessageKey, isExportRunning } from '../lib/exportState';
 import { serverLink } from '../../../lib/download';
+import { sizeText } from '../../../lib/sizes';
 
 /** Export of the selected cases: choose file types → pack on the server → download link. */
 export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; caseCodes: string[]; onClose: () => void }) {
@@ -95,7 +96,7 @@ export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; case
                 <a href={serverLink(info.downloadUrl)} download data-testid="export-download">
                   {t('export.download')}
                 </a>
-                {info.size != null ? <Typography.Text type="secondary">{formatSize(info.size)}</Typography.Text> : null}
+                {info.size != null ? <Typography.Text type="secondary">{sizeText(info.size)}</Typography.Text> : null}
               </Space>
             ) : null}
             {failedKey ? <Alert type="error" showIcon title={t(failedKey)} data-testid="export-error" /> : null}

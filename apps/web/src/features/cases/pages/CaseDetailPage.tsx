@@ -9,7 +9,7 @@ import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { FILE_KINDS, formatSize } from '@portal/contracts';
+import { FILE_KINDS } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { caseDetailQuery } from '../api/caseDetail';
@@ -26,6 +26,7 @@ import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
 import { downloadUrl } from '../../../lib/download';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { sizeText } from '../../../lib/sizes';
 
 /** The message of §4 a file shows while it is not plainly available. */
 function fileMessageKey(f: CaseFile): string | null {
@@ -201,7 +202,7 @@ export default function CaseDetailPage() {
                         <Typography.Text>{f.name}</Typography.Text>
                         <Tag>{f.format.toUpperCase()}</Tag>
                         {f.jaw ? <Tag color="blue">{t(`jaw.${f.jaw}`)}</Tag> : null}
-                        <Typography.Text type="secondary">{formatSize(f.size)}</Typography.Text>
+                        <Typography.Text type="secondary">{sizeText(f.size)}</Typography.Text>
                         {msg ? (
                           <Typography.Text type={msg === 'file.processingFailed' || msg === 'uploadTag.uploadFail' ? 'danger' : 'secondary'} data-testid="file-message">
                             {t(msg)}

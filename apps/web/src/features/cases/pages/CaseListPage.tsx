@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CASE_STATUSES, TREATMENTS, formatSize } from '@portal/contracts';
+import { CASE_STATUSES, TREATMENTS } from '@portal/contracts';
 import { getPrefs } from '../../../lib/prefs';
 import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
@@ -26,6 +26,7 @@ import { columnSortOrder, initialListState, sorterToSort, toCaseListQuery, type 
 import { caseDetailPath } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
 import { formatDateTime } from '../../../lib/dates';
+import { sizeText } from '../../../lib/sizes';
 
 export default function CaseListPage() {
   const { t } = useTranslation('cases');
@@ -102,7 +103,7 @@ export default function CaseListPage() {
       key: 'files',
       render: (_, r) => (
         <span>
-          {r.fileCount} · {formatSize(r.size)}
+          {r.fileCount} · {sizeText(r.size)}
         </span>
       ),
     },

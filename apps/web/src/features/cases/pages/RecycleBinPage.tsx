@@ -3,7 +3,6 @@ import { Button, Card, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { emptyRecycleBin } from '../api/emptyRecycleBin';
 import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
@@ -12,6 +11,7 @@ import { restoreCases } from '../api/restoreCases';
 import type { CaseSummary } from '../api/types';
 import { confirmDanger } from '../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
+import { sizeText } from '../../../lib/sizes';
 
 export default function RecycleBinPage() {
   const { t } = useTranslation('cases');
@@ -44,7 +44,7 @@ export default function RecycleBinPage() {
     { title: t('field.name'), dataIndex: 'name' },
     { title: t('field.patientName'), dataIndex: 'patientName' },
     { title: t('field.files'), key: 'files', render: (_, r) => r.fileCount },
-    { title: t('field.size'), key: 'size', render: (_, r) => formatSize(r.size) },
+    { title: t('field.size'), key: 'size', render: (_, r) => sizeText(r.size) },
     { title: t('recycle.deletedAt'), dataIndex: 'deletedAt', render: (v: string | null) => formatDateTime(v) },
     {
       title: t('actions'),

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button } from 'antd';
 import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
-import { formatSize } from '@portal/contracts';
 import { attachmentLink } from '../api/attachmentLink';
 import type { OrderAttachment } from '../api/types';
 import { downloadUrl } from '../../../lib/download';
+import { sizeText } from '../../../lib/sizes';
 
 /** An order attachment: the link is signed and short-lived, so it is asked for on click. */
 export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) {
@@ -30,7 +30,7 @@ export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) 
       onClick={() => void open()}
       style={{ paddingInline: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
     >
-      {attachment.name} ({formatSize(attachment.size, 1)})
+      {attachment.name} ({sizeText(attachment.size, 1)})
     </Button>
   );
 }

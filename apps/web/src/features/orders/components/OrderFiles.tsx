@@ -3,7 +3,7 @@ import { Button, Empty, Space, Tag, Typography } from 'antd';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import { useTranslation } from 'react-i18next';
-import { FILE_KINDS, formatSize } from '@portal/contracts';
+import { FILE_KINDS } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { downloadGrant } from '../../cases/api/downloadGrant';
@@ -11,6 +11,7 @@ import { FileViewerModal, isViewable } from '../../cases/components/FileViewer';
 import type { CaseFile } from '../api/types';
 import { downloadUrl } from '../../../lib/download';
 import { PlainList } from './PlainList';
+import { sizeText } from '../../../lib/sizes';
 
 /** The case's scans and files as the order carries them, grouped by kind; models open in the 3D viewer. */
 export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
@@ -56,7 +57,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
                     <Typography.Text>{f.name}</Typography.Text>
                     <Tag>{f.format.toUpperCase()}</Tag>
                     {f.jaw ? <Tag color="blue">{tc(`jaw.${f.jaw}`)}</Tag> : null}
-                    <Typography.Text type="secondary">{formatSize(f.size)}</Typography.Text>
+                    <Typography.Text type="secondary">{sizeText(f.size)}</Typography.Text>
                   </Space>
                   <Space wrap>
                     <Button size="small" icon={<EyeOutlined />} disabled={!isViewable(f)} data-testid={`order-file-open-${f.fileCode}`} onClick={() => setViewing([f])}>

@@ -4,7 +4,6 @@ import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
 import SendOutlined from '@ant-design/icons/SendOutlined';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@portal/contracts';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../partners/lib/partnerRules';
@@ -15,6 +14,7 @@ import type { OrderMessage } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments, MAX_MESSAGE_ATTACHMENTS, threadOrder } from '../lib/attachments';
 import { AttachmentLink } from './AttachmentLink';
 import { formatDateTime } from '../../../lib/dates';
+import { sizeText } from '../../../lib/sizes';
 
 const PAGE_SIZE = 30;
 /** While the thread is on screen, new messages from the other side appear within this time. */
@@ -136,7 +136,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         <Space wrap size={4} style={{ marginTop: 8 }} data-testid="thread-files">
           {files.map((f, i) => (
             <Tag key={`${f.name}-${i}`} closable onClose={() => setFiles((prev) => prev.filter((_, j) => j !== i))}>
-              {f.name} ({formatSize(f.size, 1)})
+              {f.name} ({sizeText(f.size, 1)})
             </Tag>
           ))}
         </Space>

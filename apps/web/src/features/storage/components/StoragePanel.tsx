@@ -3,7 +3,6 @@ import { Button, Card, Col, Empty, Progress, Row, Space, Statistic, Table, Typog
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { deleteCases } from '../../cases/api/deleteCases';
 import { emptyRecycleBin } from '../../cases/api/emptyRecycleBin';
@@ -11,6 +10,7 @@ import { confirmDanger } from '../../cases/lib/confirm';
 import { caseDetailPath } from '../../cases/lib/paths';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
+import { sizeText } from '../../../lib/sizes';
 
 const KIND_COLORS: Record<string, string> = {
   model: '#1677ff',
@@ -59,7 +59,7 @@ export default function StoragePanel() {
   const u = usage.data;
   if (!u) return <Card loading={usage.isPending} data-testid="storage-usage" />;
   const percent = usagePercent(u.usedBytes, u.quotaBytes);
-  const slices = u.byKind.map((k) => ({ key: k.kind, label: `${t(`kind.${k.kind}`)}: ${formatSize(k.bytes)}`, value: k.bytes, color: KIND_COLORS[k.kind] ?? '#999' }));
+  const slices = u.byKind.map((k) => ({ key: k.kind, label: `${t(`kind.${k.kind}`)}: ${sizeText(k.bytes)}`, value: k.bytes, color: KIND_COLORS[k.kind] ?? '#999' }));
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -67,13 +67,13 @@ export default function StoragePanel() {
         <Row gutter={[24, 16]} align="middle">
           <Col xs={24} md={14}>
             <Typography.Paragraph data-testid="storage-usage-text">
-              {t('usedOf', { used: formatSize(u.usedBytes), quota: formatSize(u.quotaBytes) })}
+              {t('usedOf', { used: sizeText(u.usedBytes), quota: sizeText(u.quotaBytes) })}
             </Typography.Paragraph>
             <Progress percent={percent} status={percent >= 90 ? 'exception' : 'normal'} data-testid="storage-usage-bar" />
             <Space size={32} style={{ marginTop: 16 }} wrap>
-              <Statistic title={t('used')} value={formatSize(u.usedBytes)} />
-              <Statistic title={t('free')} value={formatSize(Math.max(0, u.quotaBytes - u.usedBytes))} />
-              <Statistic title={t('recycleBin')} value={formatSize(u.recycleBinBytes)} />
+              <Statistic title={t('used')} value={sizeText(u.usedBytes)} />
+              <Statistic title={t('free')} value={sizeText(Math.max(0, u.quotaBytes - u.usedBytes))} />
+              <Statistic title={t('recycleBin')} value={sizeText(u.recycleBinBytes)} />
             </Space>
             <div style={{ marginTop: 16 }}>
               <Button
@@ -84,7 +84,7 @@ export default function StoragePanel() {
                 onClick={() =>
                   confirmDanger({
                     title: t('emptyConfirm'),
-                    content: t('emptyHint', { size: formatSize(u.recycleBinBytes) }),
+                    content: t('emptyHint', { size: sizeText(u.recycleBinBytes) }),
                     okText: t('emptyBin'),
                     cancelText: t('common:cancel'),
                     okTestId: 'storage-empty-confirm',
@@ -104,7 +104,7 @@ export default function StoragePanel() {
                 {u.byKind.map((k) => (
                   <div key={k.kind} data-kind={k.kind}>
                     <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, background: KIND_COLORS[k.kind] ?? '#999', marginRight: 8 }} />
-                    {t(`kind.${k.kind}`)}: {formatSize(k.bytes)} ({t('fileCount', { count: k.count })})
+                    {t(`kind.${k.kind}`)}: {sizeText(k.bytes)} ({t('fileCount', { count: k.count })})
                   </div>
                 ))}
               </div>
@@ -146,7 +146,7 @@ export default function StoragePanel() {
           columns={[
             { title: t('caseName'), dataIndex: 'name', render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link> },
             { title: t('patientName'), dataIndex: 'patientName' },
-            { title: t('size'), dataIndex: 'size', render: (v: number) => formatSize(v) },
+            { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
           ]}
         />
       </Card>
@@ -160,7 +160,7 @@ export default function StoragePanel() {
           onRow={(r) => ({ 'data-testid': `storage-file-${r.fileCode}` }) as React.HTMLAttributes<HTMLElement>}
           columns={[
             { title: t('fileName'), dataIndex: 'name', render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link> },
-            { title: t('size'), dataIndex: 'size', render: (v: number) => formatSize(v) },
+            { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
           ]}
         />
       </Card>
