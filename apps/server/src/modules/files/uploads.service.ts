@@ -51,8 +51,8 @@ export class UploadsService {
       onIncomingRequest: (req, uploadId) => this.authorize(req, uploadId),
       onUploadCreate: (req, upload) => this.create(req, upload),
       onUploadFinish: (req, upload) => this.finish(req, upload),
-      onResponseError: async (_req, err) => {
-        if (err instanceof AppError) return this.errorBody(err, "en");
+      onResponseError: async (req, err) => {
+        if (err instanceof AppError) return this.errorBody(err, req.headers.get('lang') ?? 'en');
         return undefined;
       },
     });
