@@ -100,7 +100,7 @@ export default function CaseDetailPage() {
         }
         extra={
           <Space wrap>
-            <SendToLabButton caseCodes={[c.caseCode]} />
+            <SendToLabButton caseCodes={[c.caseCode]} treatments={c.treatments} />
             <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>

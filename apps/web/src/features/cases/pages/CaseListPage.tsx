@@ -185,7 +185,11 @@ export default function CaseListPage() {
         >
           {t('delete')}
         </Button>
-        <SendToLabButton caseCodes={selected} onSent={() => setSelected([])} />
+        <SendToLabButton
+          caseCodes={selected}
+          treatments={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode)).flatMap((c) => c.treatments)}
+          onSent={() => setSelected([])}
+        />
         {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
       </Space>
       <Table<CaseSummary>

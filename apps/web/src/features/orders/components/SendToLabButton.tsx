@@ -13,7 +13,7 @@ const SendToLabDialog = lazy(() => import('./SendToLabDialog'));
  * "Send to lab" for the case pages: shown to clinic users who may edit orders. The dialog stays mounted
  * once loaded, so it can offer to open the new order after it closes.
  */
-export function SendToLabButton({ caseCodes, onSent, ...props }: { caseCodes: string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
+export function SendToLabButton({ caseCodes, treatments, onSent, ...props }: { caseCodes: string[]; treatments?: readonly string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
   const { t } = useTranslation('orders');
   const { user } = useSession();
   const can = useAccess();
@@ -36,7 +36,7 @@ export function SendToLabButton({ caseCodes, onSent, ...props }: { caseCodes: st
       </Button>
       {loaded ? (
         <Suspense fallback={null}>
-          <SendToLabDialog open={open} caseCodes={caseCodes} onClose={() => setOpen(false)} onSent={onSent} />
+          <SendToLabDialog open={open} caseCodes={caseCodes} treatments={treatments} onClose={() => setOpen(false)} onSent={onSent} />
         </Suspense>
       ) : null}
     </>

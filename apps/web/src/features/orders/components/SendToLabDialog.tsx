@@ -30,6 +30,11 @@ interface FormValues {
   sharePatientName: boolean;
 }
 
+/** The work types the cases' treatments name, once each ('None' names none). */
+export function suggestedWorkTypes(treatments: readonly string[]): Treatment[] {
+  return TREATMENTS.filter((w) => w !== 'None' && treatments.includes(w));
+}
+
 /**
  * Sends one or more cases to a partner laboratory as one batch (one order per case, all or none).
  * The laboratory's required prescription fields are checked here first, so a send the server
@@ -38,11 +43,14 @@ interface FormValues {
 export default function SendToLabDialog({
   open,
   caseCodes,
+  treatments = [],
   onClose,
   onSent,
 }: {
   open: boolean;
   caseCodes: string[];
+  /** The cases' treatments, offered as the order's work types. */
+  treatments?: readonly string[];
   onClose: () => void;
   onSent?: (orders: OrderDetail[]) => void;
 }) {
@@ -65,6 +73,9 @@ export default function SendToLabDialog({
     setItems([]);
     setTried(false);
     setServerError(null);
+    form.setFieldsValue({ workTypes: suggestedWorkTypes(treatments) });
+    // Suggested on opening only: what the user then picks stays theirs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   const partnerCode = Form.useWatch('partnerCode', form);

@@ -396,6 +396,18 @@ describe('send to lab', () => {
     });
   });
 
+  it("offers the cases' treatments as the work types", async () => {
+    signInAs(2);
+    const { default: SendToLabDialog, suggestedWorkTypes } = await import('../components/SendToLabDialog');
+    expect(suggestedWorkTypes(['Pontic', 'None', 'Crown', 'Crown'])).toEqual(['Crown', 'Pontic']);
+    await render('/case-management', '/case-management', <SendToLabDialog open caseCodes={['C1']} treatments={['Crown', 'Pontic']} onClose={() => {}} />, (qc) => {
+      qc.setQueryData(partnersKey, partnerPage);
+    });
+    await flush(1, 20);
+    const chosen = [...document.querySelectorAll('[data-testid="send-work-types"] .ant-select-selection-item-content, [data-testid="send-work-types"] .ant-select-selection-item')].map((e) => e.textContent);
+    expect(chosen).toEqual(expect.arrayContaining(['Crown', 'Pontic']));
+  });
+
   it('waits for the lab’s rules, then shows the server’s refusal', async () => {
     signInAs(2);
     let rulesArrive: (v: unknown) => void = () => {};
