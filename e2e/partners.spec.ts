@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, newPage, signIn } from './support.js';
+import { api, apiLogin, confirmFromMailbox, launch, newPage, PASSWORD, register, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,8 +12,18 @@ afterAll(async () => {
 
 describe('partners', () => {
   it('a clinic adds a laboratory by its invitation code, the laboratory accepts, both see the partnership', async () => {
+    // A laboratory new to the portal: the demo laboratory is the demo clinic's partner from the start.
+    const stamp = Date.now().toString(36);
+    const f = { org: `Harbor Dental Lab ${stamp}`, account: `harbor${stamp}`, email: `harbor-${stamp}@example.test` };
     const lab = await newPage(browser);
-    await signIn(lab.page, 'lab');
+    await register(lab.page, 'lab', f);
+    await confirmFromMailbox(lab.page, f.email);
+    const admin = await apiLogin('admin');
+    expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
+    const pending = await api('company/listReview', { reviewStatus: 0, pageNum: 1, pageSize: 100 }, admin);
+    const labOrg = pending.data.list.find((o: { name: string }) => o.name === f.org);
+    expect((await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin)).code).toBe(200);
+    await signIn(lab.page, f.account);
     await lab.page.getByTestId('layout-sidebar').waitFor();
     await lab.page.goto('/own-space');
     const invitationCode = (await lab.page.getByTestId('own-invitation-code').innerText()).trim();
@@ -23,12 +33,15 @@ describe('partners', () => {
     await signIn(clinic.page, 'clinic');
     await clinic.page.getByTestId('layout-sidebar').waitFor();
     await clinic.page.getByTestId('menu-partners').click();
+    // The demo laboratory is already there.
+    await clinic.page.getByTestId('partner-tab-mine').click();
+    await clinic.page.locator('[data-testid^="partner-row-"]', { hasText: 'Precision Dental Lab' }).waitFor();
     await clinic.page.getByTestId('partner-add').click();
     await clinic.page.getByTestId('partner-add-code').fill(invitationCode);
     await clinic.page.getByTestId('partner-add-check').click();
     await clinic.page.getByTestId('partner-add-found').getByTestId('partner-add-apply').click();
     await clinic.page.getByTestId('partner-tab-toConfirm').click();
-    await clinic.page.locator('[data-testid^="partner-row-"]').first().waitFor();
+    await clinic.page.locator('[data-testid^="partner-row-"]', { hasText: f.org }).waitFor();
 
     await lab.page.getByTestId('menu-customers').click();
     await lab.page.getByTestId('partner-tab-toConfirm').click();
@@ -36,13 +49,11 @@ describe('partners', () => {
     await row.getByTestId('partner-accept').click();
     await row.waitFor({ state: 'detached' });
     await lab.page.getByTestId('partner-tab-mine').click();
-    await lab.page.locator('[data-testid^="partner-row-"]').first().waitFor();
+    await lab.page.locator('[data-testid^="partner-row-"]', { hasText: 'Bright Smile Dental Clinic' }).waitFor();
 
     await clinic.page.reload();
     await clinic.page.getByTestId('partner-tab-mine').click();
-    const mine = clinic.page.locator('[data-testid^="partner-row-"]').first();
-    await mine.waitFor();
-    expect(await mine.innerText()).toContain('Precision Dental Lab');
+    await clinic.page.locator('[data-testid^="partner-row-"]', { hasText: f.org }).waitFor();
     await lab.context.close();
     await clinic.context.close();
   });

@@ -1,4 +1,4 @@
-import { AGREEMENT_TYPES, OrgType, ReviewStatus, UserStatus } from '@portal/contracts';
+import { AGREEMENT_TYPES, OrgType, PartnerStatus, ReviewStatus, UserStatus } from '@portal/contracts';
 import type { Db } from './platform/db.js';
 import { hashPassword, newCode } from './platform/crypto.js';
 import { usersRepository } from './modules/users/users.repository.js';
@@ -38,10 +38,30 @@ export async function createAccount(
 }
 
 export async function seedDemo(db: Db, password: string, region: string) {
+  const users: Record<string, number> = {};
   for (const d of DEMO_ACCOUNTS) {
-    await createAccount(db, {
+    users[d.account] = await createAccount(db, {
       account: d.account, email: `${d.account}@demo.dental-portal.test`, password, orgType: d.orgType, roleCode: d.role,
       organization: d.organization, region, displayName: d.organization,
     });
   }
+  await seedDemoPartnership(db, users.clinic!, users.lab!);
+}
+
+/** The demo clinic and laboratory start as partners, so a case can be sent to the lab right away. */
+async function seedDemoPartnership(db: Db, clinicUserId: number, labUserId: number) {
+  await db.transaction(async (tx) => {
+    const orgOf = async (userId: number) => Number((await tx.query<{ id: string }>('SELECT organization_id AS id FROM users WHERE id = $1', [userId]))[0]!.id);
+    const [clinic, lab] = [await orgOf(clinicUserId), await orgOf(labUserId)];
+    const [p] = await tx.query<{ id: string }>(
+      'INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id) VALUES ($1, $2, $3, $4, $2) RETURNING id',
+      [newCode('p'), clinic, lab, PartnerStatus.Accepted],
+    );
+    // The history the screens show: the clinic applied, the laboratory accepted.
+    await tx.query(
+      `INSERT INTO partnership_events (partnership_id, action, from_status, to_status, actor_user_id, actor_organization_id)
+       VALUES ($1, 'apply', NULL, $2, $3, $4), ($1, 'accept', $2, $5, $6, $7)`,
+      [p!.id, PartnerStatus.Applying, clinicUserId, clinic, PartnerStatus.Accepted, labUserId, lab],
+    );
+  });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType, PARTNER_TRANSITIONS, PartnerStatus, ReviewStatus } from '@portal/contracts';
-import { createHarness, createUser, linkFromOutbox, login, snapshot, type Harness } from './harness.js';
+import { seedDemo } from '../src/seed.js';
+import { createHarness, createUser, linkFromOutbox, login, PASSWORD, snapshot, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,6 +16,24 @@ async function side(orgType: number, extra: Parameters<typeof createUser>[1] = {
 }
 
 describe('partnerships', () => {
+  it('the demo clinic and laboratory start as partners, with the history of how', async () => {
+    const demo = await createHarness();
+    try {
+      await seedDemo(demo.db, PASSWORD, 'eu');
+      const clinic = (await login(demo, 'clinic')).accessToken;
+      const lab = (await login(demo, 'lab')).accessToken;
+      const mine = (await demo.call('partner/list', { token: clinic, body: { tab: 'mine' } })).data;
+      expect(mine.total).toBe(1);
+      expect(mine.list[0]).toMatchObject({ status: PartnerStatus.Accepted });
+      expect(JSON.stringify(mine.list[0])).toContain('Precision Dental Lab');
+      expect((await demo.call('partner/list', { token: lab, body: { tab: 'mine' } })).data.total).toBe(1);
+      const events = await demo.db.query<{ action: string }>('SELECT action FROM partnership_events ORDER BY id');
+      expect(events.map((e) => e.action)).toEqual(['apply', 'accept']);
+    } finally {
+      await demo.close();
+    }
+  });
+
   it('finds a laboratory by invitation code or name, applies, and the lab accepts; either side terminates; apply again', async () => {
     const clinic = await side(OrgType.Clinic);
     const lab = await side(OrgType.Lab);
