@@ -2,6 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../test/dom-shims';
 import { cleanup, mount as render, unmount } from '../../../test/render';
+import dayjs from 'dayjs';
+import 'dayjs/locale/de';
 import { localeStore } from '../../../lib/i18n';
 import TrendChart, { chartGeometry, xTickIndexes, yScale, yTicks } from './TrendChart';
 
@@ -64,7 +66,11 @@ describe('trend chart', () => {
   it("writes the axis dates in the reader's language", async () => {
     const ticks = (el: HTMLElement) => [...el.querySelectorAll('[data-testid="trend-x-axis"] text')].map((t) => t.textContent);
     localeStore.set({ lang: 'de', antd: undefined });
-    expect(ticks(await render(<TrendChart points={days([1, 2])} label="x" />))).toEqual(['1.11.', '2.11.']);
+    dayjs.locale('de');
+    const de = await render(<TrendChart points={days([1, 2])} label="x" />);
+    expect(ticks(de)).toEqual(['1.11.', '2.11.']);
+    expect(de.querySelector('svg')?.getAttribute('aria-label')).toBe('x: 3 (01.11.2026 – 02.11.2026)');
+    dayjs.locale('en');
     cleanup();
     localeStore.set({ lang: 'en', antd: undefined });
     expect(ticks(await render(<TrendChart points={days([1, 2])} label="x" />))).toEqual(['11/1', '11/2']);

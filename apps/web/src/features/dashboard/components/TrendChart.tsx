@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { theme } from 'antd';
+import { formatDate } from '../../../lib/dates';
 import { useLocale } from '../../../lib/i18n';
 
 export interface TrendPoint {
@@ -112,7 +113,7 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
   );
   const text = (p: TrendPoint) => (pointText ? pointText(p.date, p.count) : `${p.date}: ${p.count}`);
   const total = points.reduce((s, p) => s + p.count, 0);
-  const summary = points.length ? `${label}: ${total} (${points[0]!.date} – ${points[points.length - 1]!.date})` : label;
+  const summary = points.length ? `${label}: ${total} (${formatDate(points[0]!.date)} – ${formatDate(points[points.length - 1]!.date)})` : label;
   // Axis dates in the reader's own order and separators (11/22, 22.11., 22/11…); months for long periods.
   const { lang } = useLocale();
   const tickFormat = new Intl.DateTimeFormat(lang, points.length > 120 ? { year: 'numeric', month: 'short', timeZone: 'UTC' } : { month: 'numeric', day: 'numeric', timeZone: 'UTC' });

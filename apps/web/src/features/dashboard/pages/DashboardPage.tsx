@@ -14,7 +14,7 @@ import { orderDetailPath } from '../../orders/lib/paths';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 import { roleLabel } from '../../../lib/roles';
-import { formatDateTime } from '../../../lib/dates';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
 // The chart is its own chunk, fetched only by the dashboard.
 const TrendChart = lazy(() => import('../components/TrendChart'));
@@ -169,7 +169,7 @@ function ChartCard({ testId, title, data, loading, color }: { testId: string; ti
     >
       {data ? (
         <Suspense fallback={skeleton}>
-          <TrendChart points={data.points} label={title} color={color} emptyText={t('chart.noData')} pointText={(date, count) => t('chart.point', { date, n: count })} />
+          <TrendChart points={data.points} label={title} color={color} emptyText={t('chart.noData')} pointText={(date, count) => t('chart.point', { date: formatDate(date), n: count })} />
         </Suspense>
       ) : loading ? (
         skeleton
