@@ -57,12 +57,17 @@ let pendingRedirect: PendingRedirect | null = null;
 export function setPendingRedirect(value: PendingRedirect | null) {
   pendingRedirect = value;
 }
-/** The pending redirect if it belongs to this user; consumed once. */
-export function takePendingRedirect(userCode: string): string | null {
+/**
+ * The pending redirect if it belongs to this user. Reading does not consume it (a render may be redone);
+ * `clearPendingRedirect` does, once the navigation to it is committed.
+ */
+export function peekPendingRedirect(userCode: string): string | null {
   const p = pendingRedirect;
-  pendingRedirect = null;
   if (!p || !p.url.startsWith('/') || p.url.startsWith('//')) return null;
   return !p.userCode || p.userCode === userCode ? p.url : null;
+}
+export function clearPendingRedirect() {
+  pendingRedirect = null;
 }
 
 let loggingOut: Promise<void> | null = null;
