@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, confirmFromMailbox, launch, mailedLink, newPage, PASSWORD, register, signIn } from './support.js';
+import { api, apiLogin, joinAsLab, launch, mailedLink, newPage, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -50,14 +50,7 @@ describe('a clinic and a laboratory', () => {
 
     // The laboratory registers through the link, confirms its address, is approved, signs in and confirms.
     const lab = await newPage(browser);
-    await register(lab.page, 'lab', f, `${link.pathname}${link.search}`);
-    await confirmFromMailbox(lab.page, f.email);
-    const admin = await apiLogin('admin');
-    expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
-    const pending = await api('company/listReview', { reviewStatus: 0, pageNum: 1, pageSize: 100 }, admin);
-    const labOrg = pending.data.list.find((o: { name: string }) => o.name === f.org);
-    expect((await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin)).code).toBe(200);
-    await signIn(lab.page, f.account);
+    await joinAsLab(lab.page, f, `${link.pathname}${link.search}`);
     await lab.page.getByTestId('partner-confirm-invitation').click();
     await lab.page.getByTestId('partner-invitation-confirmed').waitFor();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, apiLogin, confirmFromMailbox, launch, newPage, PASSWORD, register, signIn } from './support.js';
+import { joinAsLab, launch, newPage, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,14 +16,7 @@ describe('partners', () => {
     const stamp = Date.now().toString(36);
     const f = { org: `Harbor Dental Lab ${stamp}`, account: `harbor${stamp}`, email: `harbor-${stamp}@example.test` };
     const lab = await newPage(browser);
-    await register(lab.page, 'lab', f);
-    await confirmFromMailbox(lab.page, f.email);
-    const admin = await apiLogin('admin');
-    expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
-    const pending = await api('company/listReview', { reviewStatus: 0, pageNum: 1, pageSize: 100 }, admin);
-    const labOrg = pending.data.list.find((o: { name: string }) => o.name === f.org);
-    expect((await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin)).code).toBe(200);
-    await signIn(lab.page, f.account);
+    await joinAsLab(lab.page, f);
     await lab.page.getByTestId('layout-sidebar').waitFor();
     await lab.page.goto('/own-space');
     const invitationCode = (await lab.page.getByTestId('own-invitation-code').innerText()).trim();

@@ -96,3 +96,18 @@ export async function confirmFromMailbox(page: Page, email: string) {
   await page.goto(href!);
   await page.getByTestId('verify-result').first().waitFor();
 }
+
+/**
+ * A laboratory joins as a newcomer would: registers through the screens (from `start`), confirms its address
+ * from the demo mailbox, is approved by the super administrator, and signs in.
+ */
+export async function joinAsLab(page: Page, f: { org: string; account: string; email: string }, start = '/register') {
+  await register(page, 'lab', f, start);
+  await confirmFromMailbox(page, f.email);
+  const admin = await apiLogin('admin');
+  expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
+  const pending = await api('company/listReview', { reviewStatus: 0, pageNum: 1, pageSize: 100 }, admin);
+  const labOrg = pending.data.list.find((o: { name: string }) => o.name === f.org);
+  expect((await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin)).code).toBe(200);
+  await signIn(page, f.account);
+}
