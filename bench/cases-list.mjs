@@ -5,7 +5,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { SERVER_SESSION, fmtMeasured, keepAlivePoster, load, measuredLoad, planIndexes, preparedPlan } from './portal-lib.mjs';
+import {
+  SERVER_SESSION,
+  fmtMeasured,
+  keepAlivePoster,
+  load,
+  measuredLoad,
+  planIndexes,
+  preparedPlan,
+} from './portal-lib.mjs';
 
 const CASES = Number(process.env.BENCH_CASES ?? 1_000_000);
 const ORGS = 1000;
@@ -19,7 +27,13 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   const url = new URL(adminUrl);
   url.pathname = '/portal_bench_cases';
   const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], { DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')) });
+  const child = start(['apps/server/dist/main.js'], {
+    DATABASE_URL: url.toString(),
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
+  });
   const base = `http://127.0.0.1:${port}/api/v2`;
   await waitFor(`${base}/common/monitor`, child);
 
@@ -27,7 +41,9 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   await db.connect();
   const t0 = performance.now();
   // 999 more organizations beside the demo clinic; cases spread evenly, a year of scan dates.
-  await db.query(`INSERT INTO organizations (code, name, type, region) SELECT 'bench' || g, 'Clinic ' || g, 2, 'us' FROM generate_series(1, ${ORGS - 1}) g`);
+  await db.query(
+    `INSERT INTO organizations (code, name, type, region) SELECT 'bench' || g, 'Clinic ' || g, 2, 'us' FROM generate_series(1, ${ORGS - 1}) g`,
+  );
   const [{ clinic }] = (await db.query(`SELECT organization_id AS clinic FROM users WHERE account = 'clinic'`)).rows;
   await db.query(`
     INSERT INTO cases (code, organization_id, name, patient_name, patient_id, birth_date, scan_date, treatments, status)
@@ -42,7 +58,13 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   await db.query('CHECKPOINT');
   const loadSeconds = (performance.now() - t0) / 1000;
 
-  const login = await (await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'clinic', password: 'Dental#2026' }) })).json();
+  const login = await (
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'clinic', password: 'Dental#2026' }),
+    })
+  ).json();
   const token = login.data.accessToken;
   const api = keepAlivePoster(base, CONCURRENCY);
   const post = (path, body) => api(path, body, token);
@@ -52,7 +74,11 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
 
   // The baseline: the list's own statements as the repository writes them, straight to PostgreSQL over a pool of
   // the server's size with the server's session setting (one plan per prepared statement).
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 20, onConnect: (client) => client.query(SERVER_SESSION) });
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: 20,
+    onConnect: (client) => client.query(SERVER_SESSION),
+  });
   const columns = `c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
        c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
        c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size`;
@@ -72,16 +98,29 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
       SELECT ${columns} FROM (SELECT id, sort_key FROM hits ORDER BY sort_key DESC, id DESC LIMIT $4 OFFSET $5) h JOIN cases c ON c.id = h.id ${joins}
        ORDER BY h.sort_key DESC, h.id DESC) p ON true`;
   const searchParams = [clinic, 'anna', 'anna\u{10FFFF}', 20, 0];
-  const directList = () => Promise.all([
-    pool.query({ name: 'bl', text: listSql, values: [clinic, from, 20, 0] }),
-    pool.query({ name: 'bc', text: countSql, values: [clinic, from] }),
-  ]);
+  const directList = () =>
+    Promise.all([
+      pool.query({ name: 'bl', text: listSql, values: [clinic, from, 20, 0] }),
+      pool.query({ name: 'bc', text: countSql, values: [clinic, from] }),
+    ]);
   const directSearch = () => pool.query({ name: 'bs', text: searchSql, values: searchParams });
 
   // The API answers what the SQL answers.
-  const [[page, count], found, apiPage, apiFound] = await Promise.all([directList(), directSearch(), post('case/list', defaultList), post('case/list', search)]);
-  if (apiPage.total !== count.rows[0].total || apiPage.list[0]?.caseCode !== page.rows[0]?.code || apiFound.total !== found.rows[0].total || apiFound.list[0]?.caseCode !== found.rows[0]?.code) {
-    throw new Error(`case/list disagrees with the SQL: totals ${apiPage.total}/${count.rows[0].total}, search ${apiFound.total}/${found.rows[0].total}`);
+  const [[page, count], found, apiPage, apiFound] = await Promise.all([
+    directList(),
+    directSearch(),
+    post('case/list', defaultList),
+    post('case/list', search),
+  ]);
+  if (
+    apiPage.total !== count.rows[0].total ||
+    apiPage.list[0]?.caseCode !== page.rows[0]?.code ||
+    apiFound.total !== found.rows[0].total ||
+    apiFound.list[0]?.caseCode !== found.rows[0]?.code
+  ) {
+    throw new Error(
+      `case/list disagrees with the SQL: totals ${apiPage.total}/${count.rows[0].total}, search ${apiFound.total}/${found.rows[0].total}`,
+    );
   }
 
   const measure = async (fn) => {
@@ -102,7 +141,17 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   await admin.query('DROP DATABASE IF EXISTS portal_bench_cases WITH (FORCE)');
   await admin.end();
   return [
-    [`case list, default (${CASES.toLocaleString('en')} cases / ${ORGS} orgs), 32 conn`, fmtMeasured(apiList), `same SQL direct: ${fmtMeasured(sqlOnly)}`, `${apiList.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); ${planNote(listPlan)}`],
-    [`case list, patient search 'anna' (100 hits), 32 conn`, fmtMeasured(apiSearch), `same SQL direct: ${fmtMeasured(searchDirect)}; data load ${loadSeconds.toFixed(0)} s`, `${apiSearch.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); ${planNote(searchPlan)}`],
+    [
+      `case list, default (${CASES.toLocaleString('en')} cases / ${ORGS} orgs), 32 conn`,
+      fmtMeasured(apiList),
+      `same SQL direct: ${fmtMeasured(sqlOnly)}`,
+      `${apiList.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); ${planNote(listPlan)}`,
+    ],
+    [
+      `case list, patient search 'anna' (100 hits), 32 conn`,
+      fmtMeasured(apiSearch),
+      `same SQL direct: ${fmtMeasured(searchDirect)}; data load ${loadSeconds.toFixed(0)} s`,
+      `${apiSearch.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); ${planNote(searchPlan)}`,
+    ],
   ];
 }

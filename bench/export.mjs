@@ -4,7 +4,19 @@
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient, fmtMB, generateScans, login, MB, sampleRss, settledRss, sleep, startPortal, tusUpload, waitDemoQuiet } from './portal-lib.mjs';
+import {
+  apiClient,
+  fmtMB,
+  generateScans,
+  login,
+  MB,
+  sampleRss,
+  settledRss,
+  sleep,
+  startPortal,
+  tusUpload,
+  waitDemoQuiet,
+} from './portal-lib.mjs';
 
 const CASES = Number(process.env.BENCH_EXPORT_CASES ?? 100);
 const TRIANGLES = 400_000; // binary STL: 84 + 50 × 400,000 bytes ≈ 20 MB
@@ -38,20 +50,29 @@ export async function exportBench({ start, waitFor, stop, freePort }) {
     const tSetup = performance.now();
     const cases = [];
     let next = 0;
-    await Promise.all(Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
-      while (next < CASES) {
-        const i = next++;
-        const { caseCode } = await api('case/create', { name: `Export bench ${i + 1}`, patientName: `Bench Export ${i + 1}` });
-        const { id } = await tusUpload(portal.base, token, scan, { caseCode, jaw: 'upper' });
-        cases.push({ caseCode, uploadId: id });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
+        while (next < CASES) {
+          const i = next++;
+          const { caseCode } = await api('case/create', {
+            name: `Export bench ${i + 1}`,
+            patientName: `Bench Export ${i + 1}`,
+          });
+          const { id } = await tusUpload(portal.base, token, scan, { caseCode, jaw: 'upper' });
+          cases.push({ caseCode, uploadId: id });
+        }
+      }),
+    );
     // Every upload queues the compact viewer preparation (one background job at a time, like the export itself):
     // wait until all are done, so the export is measured alone.
-    const pending = async (list) => (await Promise.all(list.map((c) => api('case/detail', { caseCode: c.caseCode })))).some((d) => d.files.some((f) => f.viewerStatus === 'pending'));
+    const pending = async (list) =>
+      (await Promise.all(list.map((c) => api('case/detail', { caseCode: c.caseCode })))).some((d) =>
+        d.files.some((f) => f.viewerStatus === 'pending'),
+      );
     // Jobs run in order: poll the last case, then check them all.
     while ((await pending(cases.slice(-1))) || (await pending(cases))) {
-      if (performance.now() - tSetup > 240_000) throw new Error('viewer preparation of the uploads did not finish in time');
+      if (performance.now() - tSetup > 240_000)
+        throw new Error('viewer preparation of the uploads did not finish in time');
       await sleep(1000);
     }
     const setupSeconds = (performance.now() - tSetup) / 1000;
@@ -77,7 +98,8 @@ export async function exportBench({ start, waitFor, stop, freePort }) {
         status = await api('export/status', { exportCode });
         if (status.status === 1) break;
         if (![0, 5].includes(status.status)) throw new Error(`export ended with status ${status.status}`);
-        if (performance.now() - t0 > EXPORT_TIMEOUT) throw new Error(`export still at ${status.progress}% after ${EXPORT_TIMEOUT / 1000} s`);
+        if (performance.now() - t0 > EXPORT_TIMEOUT)
+          throw new Error(`export still at ${status.progress}% after ${EXPORT_TIMEOUT / 1000} s`);
         await sleep(250);
       }
     } finally {

@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { BENCH_SECONDS, SERVER_SESSION, fmtMeasured, keepAlivePoster, load, measuredLoad, planIndexes, preparedPlan } from './portal-lib.mjs';
+import {
+  BENCH_SECONDS,
+  SERVER_SESSION,
+  fmtMeasured,
+  keepAlivePoster,
+  load,
+  measuredLoad,
+  planIndexes,
+  preparedPlan,
+} from './portal-lib.mjs';
 
 const DB_NAME = 'portal_bench_order_list';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
@@ -25,11 +34,15 @@ const SUMMARY = `o.id, o.code, o.order_type, o.status, o.processing, o.work_type
        to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
        to_char(o.estimated_delivery_date, 'YYYY-MM-DD') AS estimated_delivery_date, c.code AS case_code, c.name AS case_name, c.patient_name,
        co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name`;
-const where = (side) => `${scopeColumn(side)} = $1 AND o.created_at >= $2::date AND o.created_at < $3::date + interval '1 day'`;
-const pageSql = (side) => `SELECT ${SUMMARY} FROM (SELECT * FROM orders o WHERE ${where(side)} ORDER BY o.created_at DESC, o.id DESC LIMIT $4 OFFSET $5) o
+const where = (side) =>
+  `${scopeColumn(side)} = $1 AND o.created_at >= $2::date AND o.created_at < $3::date + interval '1 day'`;
+const pageSql = (
+  side,
+) => `SELECT ${SUMMARY} FROM (SELECT * FROM orders o WHERE ${where(side)} ORDER BY o.created_at DESC, o.id DESC LIMIT $4 OFFSET $5) o
       JOIN cases c ON c.id = o.case_id JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
      ORDER BY o.created_at DESC, o.id DESC`;
-const listSql = (side) => `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM orders o WHERE ${where(side)}) t LEFT JOIN LATERAL (${pageSql(side)}) p ON true`;
+const listSql = (side) =>
+  `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM orders o WHERE ${where(side)}) t LEFT JOIN LATERAL (${pageSql(side)}) p ON true`;
 
 /** Organizations, their administrators, partnerships, one case per order and the orders, all set-based. */
 async function seed(db, connectionString) {
@@ -39,22 +52,37 @@ async function seed(db, connectionString) {
     SELECT 'benchc' || g, 'Bench Clinic ' || g, 2, 'us', 1, 1 FROM generate_series(1, ${CLINICS}) g
     UNION ALL
     SELECT 'benchl' || g, 'Bench Lab ' || g, 3, 'us', 1, 1 FROM generate_series(1, ${LABS}) g`);
-  const ids = async (prefix) => (await db.query(`SELECT array_agg(id ORDER BY substr(code, 7)::int) AS ids FROM organizations WHERE code ~ $1`, [`^${prefix}[0-9]+$`])).rows[0].ids.map(Number);
+  const ids = async (prefix) =>
+    (
+      await db.query(`SELECT array_agg(id ORDER BY substr(code, 7)::int) AS ids FROM organizations WHERE code ~ $1`, [
+        `^${prefix}[0-9]+$`,
+      ])
+    ).rows[0].ids.map(Number);
   const clinics = await ids('benchc');
   const labs = await ids('benchl');
   // One administrator per organization, as the registration makes them: account = organization code.
-  await db.query(`
+  await db.query(
+    `
     INSERT INTO users (user_code, account, email, display_name, organization_id, role_id, status, is_org_admin, password_hash)
     SELECT 'u' || o.code, o.code, o.code || '@bench.dental-portal.test', o.name, o.id, r.id, 1, true, $1
       FROM organizations o JOIN roles r ON r.code = CASE o.type WHEN 2 THEN 'clinic_admin' ELSE 'lab_admin' END
-     WHERE o.code ~ '^bench[cl][0-9]+$'`, [passwordHash]);
+     WHERE o.code ~ '^bench[cl][0-9]+$'`,
+    [passwordHash],
+  );
   await db.query(`INSERT INTO agreement_read_logs (user_id, agreement_type, version)
     SELECT u.id, a.type, a.version FROM users u CROSS JOIN agreements a WHERE u.account ~ '^bench[cl][0-9]+$'`);
-  await db.query(`
+  await db.query(
+    `
     INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id)
     SELECT 'benchp' || (i * ${LABS_PER_CLINIC} + k), ($1::bigint[])[i + 1], ($2::bigint[])[(i + k * ${LABS / LABS_PER_CLINIC}) % ${LABS} + 1], 1, ($1::bigint[])[i + 1]
-      FROM generate_series(0, ${CLINICS - 1}) i, generate_series(0, ${LABS_PER_CLINIC - 1}) k`, [clinics, labs]);
-  const partnerships = (await db.query(`SELECT array_agg(id ORDER BY substr(code, 7)::int) AS ids FROM partnerships WHERE code ~ '^benchp[0-9]+$'`)).rows[0].ids.map(Number);
+      FROM generate_series(0, ${CLINICS - 1}) i, generate_series(0, ${LABS_PER_CLINIC - 1}) k`,
+    [clinics, labs],
+  );
+  const partnerships = (
+    await db.query(
+      `SELECT array_agg(id ORDER BY substr(code, 7)::int) AS ids FROM partnerships WHERE code ~ '^benchp[0-9]+$'`,
+    )
+  ).rows[0].ids.map(Number);
 
   // Order g (1..N) is made at now() - 365 days × (N - g) / N, so the table fills in time order as it would;
   // clinic g % 500, lab k = (g / 500) % 4 of its four; statuses by age. Codes are zero-padded so their unique
@@ -72,11 +100,13 @@ async function seed(db, connectionString) {
   try {
     // As pg_restore does: the two tables' secondary indexes are dropped for the load and built again after it,
     // from their own definitions (constraint indexes stay: primary keys and codes fill at the right edge).
-    const indexes = (await db.query(`
+    const indexes = (
+      await db.query(`
       SELECT c.relname AS tbl, i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
        WHERE c.relname IN ('cases', 'orders') AND c.relnamespace = 'public'::regnamespace
-         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`)).rows;
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`)
+    ).rows;
     for (const ix of indexes) await db.query(`DROP INDEX ${ix.name}`);
     const bulk = async (conn, sql, params) => {
       const t = performance.now();
@@ -86,13 +116,19 @@ async function seed(db, connectionString) {
       return (performance.now() - t) / 1000;
     };
     const [casesSeconds, ordersSeconds] = await Promise.all([
-      bulk(db, `
+      bulk(
+        db,
+        `
         INSERT INTO cases (id, code, organization_id, name, patient_name, patient_id, scan_date, treatments, status, created_at, updated_at)
         SELECT ${base} + g, 'benchcase' || n, ($1::bigint[])[ci + 1], 'Case ' || g,
                (ARRAY['Anna','Ben','Clara','David','Eva','Felix','Greta','Hugo','Ida','Jonas'])[1 + g % 10] || ' ' || (ARRAY['Keller','Lang','Maier','Novak','Olsen','Petit','Quinn','Roth','Schulz','Vogt'])[1 + (g / 10) % 10],
                'P-' || n, at - interval '2 hours', ARRAY[(ARRAY['Crown','Veneer','Inlay','Bridge'])[1 + g % 4]], 'ordered', at - interval '2 hours', at
-          FROM bench_g`, [clinics]),
-      bulk(other, `
+          FROM bench_g`,
+        [clinics],
+      ),
+      bulk(
+        other,
+        `
         INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, status, processing,
                             requested_delivery_date, ship_date, tracking_number, memo, share_patient_name, created_at, updated_at)
         SELECT 'benchorder' || n, ($1::bigint[])[ci + 1], ($2::bigint[])[(ci + k * ${LABS / LABS_PER_CLINIC}) % ${LABS} + 1],
@@ -114,7 +150,9 @@ async function seed(db, connectionString) {
                  WHEN age < 10 THEN CASE WHEN h < 5 THEN 'pending' WHEN h < 35 THEN 'accepted' WHEN h < 55 THEN 'ready' WHEN h < 95 THEN 'shipped' ELSE 'canceled' END
                  WHEN age < 30 THEN CASE WHEN h < 5 THEN 'accepted' WHEN h < 45 THEN 'shipped' WHEN h < 95 THEN 'completed' ELSE 'canceled' END
                  ELSE CASE WHEN h < 90 THEN 'completed' WHEN h < 95 THEN 'canceled' ELSE 'rejected' END
-               END AS status) s`, [clinics, labs, partnerships]),
+               END AS status) s`,
+        [clinics, labs, partnerships],
+      ),
     ]);
     await db.query(`SELECT setval(pg_get_serial_sequence('cases', 'id'), (SELECT max(id) FROM cases))`);
     await db.query(`DROP TABLE bench_g`);
@@ -132,7 +170,11 @@ async function seed(db, connectionString) {
     // Write the loaded pages out now, not during the measurements.
     await db.query('CHECKPOINT');
     const vacuumSeconds = (performance.now() - tv) / 1000;
-    return { clinics, labs, steps: `cases ${casesSeconds.toFixed(0)} s ∥ orders ${ordersSeconds.toFixed(0)} s, ${indexes.length} indexes ${indexSeconds.toFixed(0)} s, vacuum ${vacuumSeconds.toFixed(0)} s` };
+    return {
+      clinics,
+      labs,
+      steps: `cases ${casesSeconds.toFixed(0)} s ∥ orders ${ordersSeconds.toFixed(0)} s, ${indexes.length} indexes ${indexSeconds.toFixed(0)} s, vacuum ${vacuumSeconds.toFixed(0)} s`,
+    };
   } finally {
     await other.end().catch(() => undefined);
   }
@@ -165,7 +207,13 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
   try {
     const port = await freePort();
     child = start(['apps/server/dist/main.js'], {
-      DATABASE_URL: url.toString(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false', DATA_DIR: dataDir, LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      DATABASE_URL: url.toString(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      DATA_DIR: dataDir,
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     });
     const base = `http://127.0.0.1:${port}/api/v2`;
     await waitFor(`${base}/common/monitor`, child);
@@ -182,7 +230,8 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     post = keepAlivePoster(base, CONCURRENCY);
     const signIn = async (prefix, indexes) => {
       const tokens = [];
-      for (const i of indexes) tokens.push((await post('login', { account: `${prefix}${i + 1}`, password: PASSWORD })).accessToken);
+      for (const i of indexes)
+        tokens.push((await post('login', { account: `${prefix}${i + 1}`, password: PASSWORD })).accessToken);
       return tokens;
     };
     const sides = {
@@ -195,19 +244,31 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     const dateTo = day(0);
     const body = { pageNum: 1, pageSize: 20, dateFrom, dateTo, sortOrder: 'desc' };
     const params = (orgId) => [orgId, dateFrom, dateTo, 20, 0];
-    pool = new pg.Pool({ connectionString: url.toString(), max: CONCURRENCY, idleTimeoutMillis: 0, onConnect: (client) => client.query(SERVER_SESSION) });
+    pool = new pg.Pool({
+      connectionString: url.toString(),
+      max: CONCURRENCY,
+      idleTimeoutMillis: 0,
+      onConnect: (client) => client.query(SERVER_SESSION),
+    });
     const direct = (side, orgId) => pool.query({ name: `${side}-list`, text: listSql(side), values: params(orgId) });
 
     // The API answers what the SQL answers.
     for (const side of ['clinic', 'lab']) {
       const got = await post('order/list', body, sides[side].tokens[0]);
       const { rows } = await direct(side, sides[side].orgIds[0]);
-      if (got.list.length !== Math.min(20, got.total) || got.total !== rows[0].total || got.list[0].orderCode !== rows[0].code) {
-        throw new Error(`order/list (${side}) disagrees with the SQL: ${got.list.length} rows, total ${got.total} vs ${rows[0].total}`);
+      if (
+        got.list.length !== Math.min(20, got.total) ||
+        got.total !== rows[0].total ||
+        got.list[0].orderCode !== rows[0].code
+      ) {
+        throw new Error(
+          `order/list (${side}) disagrees with the SQL: ${got.list.length} rows, total ${got.total} vs ${rows[0].total}`,
+        );
       }
     }
 
-    const measure = (fn) => measuredLoad({ db, dbName: DB_NAME, serverPid: child.pid }, fn, { concurrency: CONCURRENCY });
+    const measure = (fn) =>
+      measuredLoad({ db, dbName: DB_NAME, serverPid: child.pid }, fn, { concurrency: CONCURRENCY });
     const fmt = fmtMeasured;
     const results = {};
     const warm = { seconds: Math.min(3, BENCH_SECONDS), concurrency: CONCURRENCY };
@@ -219,8 +280,14 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
       await load(api, warm);
       const apiResult = await measure(api);
       await load(sql, warm);
-      results[side] = { api: apiResult, sql: await measure(sql), total: (await post('order/list', body, tokens[0])).total };
-      console.log(`order list, ${side} default: API ${fmt(results[side].api)}; same SQL direct ${fmt(results[side].sql)}`);
+      results[side] = {
+        api: apiResult,
+        sql: await measure(sql),
+        total: (await post('order/list', body, tokens[0])).total,
+      };
+      console.log(
+        `order list, ${side} default: API ${fmt(results[side].api)}; same SQL direct ${fmt(results[side].sql)}`,
+      );
     }
 
     // The plans, for the first organization of each side, as the server's prepared statements get them.
@@ -245,7 +312,12 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
         `${r.api.p95 <= 20 ? 'met' : 'MISSED'} (goal p95 ≤ 20 ms); ${idx}`,
       ]);
     }
-    rows.push([`order list data load (${ORDERS.toLocaleString('en')} orders + cases, set-based)`, `${loadSeconds.toFixed(1)} s`, '-', loadSeconds <= 120 ? 'met (≤ 2 min)' : 'MISSED (≤ 2 min)']);
+    rows.push([
+      `order list data load (${ORDERS.toLocaleString('en')} orders + cases, set-based)`,
+      `${loadSeconds.toFixed(1)} s`,
+      '-',
+      loadSeconds <= 120 ? 'met (≤ 2 min)' : 'MISSED (≤ 2 min)',
+    ]);
     return rows;
   } finally {
     post?.close();

@@ -18,7 +18,15 @@ export async function startPortal({ start, waitFor, freePort }, extraEnv = {}) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // PUBLIC_URL: signed file links point at 127.0.0.1 (the default names localhost, another origin for the browser).
-  const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...extraEnv });
+  const child = start(['apps/server/dist/main.js'], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    ...extraEnv,
+  });
   try {
     await waitFor(`${origin}/api/v2/common/monitor`, child);
   } catch (err) {
@@ -92,10 +100,24 @@ export function tusUpload(base, token, path, meta, { chunkSize = 8 * MB, filenam
 /** Writes upper/lower .stl/.ply and bite.stl with packages/mesh's CLI (TypeScript, through tsx). */
 export function generateScans(outDir, triangles, seed = 1) {
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/mesh/src/generate-cli.ts', '--out', outDir, '--triangles', String(triangles), '--seed', String(seed)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'packages/mesh/src/generate-cli.ts',
+        '--out',
+        outDir,
+        '--triangles',
+        String(triangles),
+        '--seed',
+        String(seed),
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', fail);
@@ -156,15 +178,22 @@ export async function load(fn, { concurrency = 32, seconds = BENCH_SECONDS } = {
   const latencies = [];
   let n = 0;
   const end = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      await fn(n++);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await fn(n++);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   latencies.sort((a, b) => a - b);
-  return { count: latencies.length, rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+  return {
+    count: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+  };
 }
 
 export const fmtLoad = (r) => `p95 ${r.p95.toFixed(1)} ms, p50 ${r.p50.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s`;
@@ -175,29 +204,35 @@ export const fmtLoad = (r) => `p95 ${r.p95.toFixed(1)} ms, p50 ${r.p50.toFixed(1
  */
 export function keepAlivePoster(base, maxSockets) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
-  const post = (path, body, token) => new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const req = http.request(`${base}/${path}`, { method: 'POST', agent, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        try {
-          const json = JSON.parse(text);
-          if (json.code === 200) return resolve(json.data);
-        } catch {}
-        reject(new Error(`${path}: ${text.slice(0, 300)}`));
+  const post = (path, body, token) =>
+    new Promise((resolve, reject) => {
+      const data = JSON.stringify(body);
+      const headers = {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(data),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      };
+      const req = http.request(`${base}/${path}`, { method: 'POST', agent, headers }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          try {
+            const json = JSON.parse(text);
+            if (json.code === 200) return resolve(json.data);
+          } catch {}
+          reject(new Error(`${path}: ${text.slice(0, 300)}`));
+        });
       });
+      req.on('error', reject);
+      req.end(data);
     });
-    req.on('error', reject);
-    req.end(data);
-  });
   post.close = () => agent.destroy();
   return post;
 }
 
 /** The index names a query plan's nodes use, e.g. "Index Scan using cases_list_idx", or 'NO INDEX'. */
-export const planIndexes = (plan) => (plan.match(/Index (Only )?Scan (Backward )?using (\w+)|Bitmap Index Scan on (\w+)/g) ?? []).join(', ') || 'NO INDEX';
+export const planIndexes = (plan) =>
+  (plan.match(/Index (Only )?Scan (Backward )?using (\w+)|Bitmap Index Scan on (\w+)/g) ?? []).join(', ') || 'NO INDEX';
 
 /** A process's CPU time in ms: the scheduler's exact run time (/proc/PID/schedstat), else utime + stime; null once it has ended. */
 function cpuMs(pid) {
@@ -226,7 +261,11 @@ function machineTicks() {
 export function cpuAccount(groups) {
   const cores = availableParallelism();
   const m0 = machineTicks();
-  const t0 = new Map(Object.values(groups).flat().map((p) => [p, cpuMs(p)]));
+  const t0 = new Map(
+    Object.values(groups)
+      .flat()
+      .map((p) => [p, cpuMs(p)]),
+  );
   // A process that ended meanwhile (an idle pooled connection closed, say) counts for nothing.
   const used = (p) => {
     const [a, b] = [t0.get(p), cpuMs(p)];
@@ -235,7 +274,9 @@ export function cpuAccount(groups) {
   return {
     stop() {
       const m1 = machineTicks();
-      const ms = Object.fromEntries(Object.entries(groups).map(([g, pids]) => [g, pids.reduce((s, p) => s + used(p), 0)]));
+      const ms = Object.fromEntries(
+        Object.entries(groups).map(([g, pids]) => [g, pids.reduce((s, p) => s + used(p), 0)]),
+      );
       const oursTicks = Object.values(ms).reduce((s, v) => s + v, 0) / 10; // /proc/stat counts in USER_HZ = 100
       return { ms, others: Math.max(0, ((m1.busy - m0.busy - oursTicks) / (m1.total - m0.total)) * cores), cores };
     },
@@ -255,8 +296,12 @@ export async function preparedPlan(db, name, sql, params) {
   await db.query(`PREPARE ${name} AS ${sql}`);
   const args = params.map((p) => (p === null ? 'NULL' : typeof p === 'number' ? String(p) : `'${p}'`)).join(', ');
   for (let i = 0; i < 6; i++) await db.query(`EXECUTE ${name}(${args})`);
-  const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}(${args})`)).rows.map((r) => r['QUERY PLAN']);
-  const [{ generic_plans: generic }] = (await db.query(`SELECT generic_plans FROM pg_prepared_statements WHERE name = $1`, [name])).rows;
+  const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}(${args})`)).rows.map(
+    (r) => r['QUERY PLAN'],
+  );
+  const [{ generic_plans: generic }] = (
+    await db.query(`SELECT generic_plans FROM pg_prepared_statements WHERE name = $1`, [name])
+  ).rows;
   return { lines, generic: Number(generic) > 0, text: lines.join('\n') };
 }
 
@@ -265,12 +310,19 @@ export async function preparedPlan(db, name, sql, params) {
  * database's backends, and how much CPU the rest of the machine took meanwhile: they all share its cores.
  */
 export async function measuredLoad({ db, dbName, serverPid }, fn, opts) {
-  const backends = (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r) => r.pid);
+  const backends = (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map(
+    (r) => r.pid,
+  );
   const cpu = cpuAccount({ bench: [process.pid], server: serverPid ? [serverPid] : [], postgres: backends });
   const r = await load(fn, opts);
   const { ms, others, cores } = cpu.stop();
   return { ...r, cpu: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / r.count])), others, cores };
 }
 
-const fmtCpu = (r) => `CPU/request: ${Object.entries(r.cpu).filter(([, v]) => v > 0.005).map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(', ')}`;
-export const fmtMeasured = (r) => `${fmtLoad(r)}; ${fmtCpu(r)}; other processes ${r.others.toFixed(1)} of ${r.cores} CPUs`;
+const fmtCpu = (r) =>
+  `CPU/request: ${Object.entries(r.cpu)
+    .filter(([, v]) => v > 0.005)
+    .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
+    .join(', ')}`;
+export const fmtMeasured = (r) =>
+  `${fmtLoad(r)}; ${fmtCpu(r)}; other processes ${r.others.toFixed(1)} of ${r.cores} CPUs`;

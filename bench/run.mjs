@@ -8,10 +8,13 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { accountsBench } from './accounts.mjs';
 import { casesListBench } from './cases-list.mjs';
 import { orderListBench } from './order-list.mjs';
 import { ordersBench } from './orders.mjs';
 import { exportBench } from './export.mjs';
+import { earlyRefusalBench } from './early-refusal.mjs';
+import { meshCompactBench } from './mesh-compact.mjs';
 import { uploadBench } from './upload.mjs';
 import { viewerBench } from './viewer.mjs';
 
@@ -44,7 +47,11 @@ async function waitFor(url, child, timeoutMs = 60_000) {
 }
 
 function start(args, env) {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 async function stop(child) {
   if (child.exitCode !== null) return;
@@ -53,7 +60,9 @@ async function stop(child) {
 }
 
 function cannon(opts) {
-  return new Promise((ok, fail) => autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? fail(err) : ok(res))));
+  return new Promise((ok, fail) =>
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? fail(err) : ok(res))),
+  );
 }
 
 async function bare() {
@@ -68,13 +77,22 @@ async function loginBundle(baseUrl) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const page = await browser.newPage();
   const assets = [];
   page.on('response', async (res) => {
     const type = res.request().resourceType();
-    if (type === 'script' || type === 'stylesheet') assets.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gz: gzipSync(b).length })));
+    if (type === 'script' || type === 'stylesheet')
+      assets.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gz: gzipSync(b).length })));
   });
   await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
   await page.waitForSelector('[data-testid="login-submit"]');
@@ -82,7 +100,12 @@ async function loginBundle(baseUrl) {
   await browser.close();
   const gz = files.reduce((s, f) => s + f.gz, 0);
   const raw = files.reduce((s, f) => s + f.raw, 0);
-  rows.push(['login page first load, JS+CSS gzip', `${(gz / 1024).toFixed(1)} KB (${files.length} files, ${(raw / 1024).toFixed(0)} KB raw)`, 'budget 250 KB', gz <= 250 * 1024 ? 'met' : 'MISSED']);
+  rows.push([
+    'login page first load, JS+CSS gzip',
+    `${(gz / 1024).toFixed(1)} KB (${files.length} files, ${(raw / 1024).toFixed(0)} KB raw)`,
+    'budget 250 KB',
+    gz <= 250 * 1024 ? 'met' : 'MISSED',
+  ]);
 }
 
 // 2. Start-up on an existing embedded database, to the first 200 from common/monitor.
@@ -111,7 +134,12 @@ async function startup() {
   }
   rmSync(dataDir, { recursive: true, force: true });
   const median = (a) => a.sort((x, y) => x - y)[1];
-  rows.push(['start-up to first 200 (existing embedded db)', `${(median(times) / 1000).toFixed(2)} s (median of 3)`, `bare Fastify process ${(median(baseline) / 1000).toFixed(2)} s`, median(times) <= 3000 ? 'met (goal ≤ 3 s)' : 'MISSED (goal ≤ 3 s)']);
+  rows.push([
+    'start-up to first 200 (existing embedded db)',
+    `${(median(times) / 1000).toFixed(2)} s (median of 3)`,
+    `bare Fastify process ${(median(baseline) / 1000).toFixed(2)} s`,
+    median(times) <= 3000 ? 'met (goal ≤ 3 s)' : 'MISSED (goal ≤ 3 s)',
+  ]);
 }
 
 // 3. API overhead with autocannon against a bare Fastify route, on PostgreSQL.
@@ -123,10 +151,22 @@ async function throughput() {
   const url = new URL(PG_ADMIN);
   url.pathname = '/portal_bench';
   const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], { DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')) });
+  const child = start(['apps/server/dist/main.js'], {
+    DATABASE_URL: url.toString(),
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
+  });
   const base = `http://127.0.0.1:${port}/api/v2`;
   await waitFor(`${base}/common/monitor`, child);
-  const login = await (await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'clinic', password: 'Dental#2026', saveLogin: true }) })).json();
+  const login = await (
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'clinic', password: 'Dental#2026', saveLogin: true }),
+    })
+  ).json();
   const token = login.data.accessToken;
 
   // Alternating rounds, averaged: the load generator shares the two cores with both servers.
@@ -138,7 +178,13 @@ async function throughput() {
     rounds.bareGet.push(await cannon({ url: b.url }));
     rounds.monitor.push(await cannon({ url: `${base}/common/monitor` }));
     rounds.barePost.push(await cannon({ url: b.url, method: 'POST' }));
-    rounds.info.push(await cannon({ url: `${base}/user/info`, method: 'POST', headers: { info: JSON.stringify({ accessToken: token, endPointClass: 'web' }) } }));
+    rounds.info.push(
+      await cannon({
+        url: `${base}/user/info`,
+        method: 'POST',
+        headers: { info: JSON.stringify({ accessToken: token, endPointClass: 'web' }) },
+      }),
+    );
   }
   await stop(b.child);
   const avg = (list) => ({
@@ -147,7 +193,12 @@ async function throughput() {
     errors: list.reduce((s, r) => s + r.errors, 0),
     non2xx: list.reduce((s, r) => s + r.non2xx, 0),
   });
-  const [bareGet, barePost, monitor, info] = [avg(rounds.bareGet), avg(rounds.barePost), avg(rounds.monitor), avg(rounds.info)];
+  const [bareGet, barePost, monitor, info] = [
+    avg(rounds.bareGet),
+    avg(rounds.barePost),
+    avg(rounds.monitor),
+    avg(rounds.info),
+  ];
   await stop(child);
   await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
   await admin.end();
@@ -155,14 +206,29 @@ async function throughput() {
   const errs = (r) => r.errors + r.non2xx;
   const ratio1 = monitor.requests.average / bareGet.requests.average;
   const ratio2 = info.requests.average / barePost.requests.average;
-  rows.push(['GET common/monitor (PostgreSQL), 50 conn', `${monitor.requests.average.toFixed(0)} req/s, p99 ${monitor.latency.p99} ms, ${errs(monitor)} errors`, `bare ${bareGet.requests.average.toFixed(0)} req/s`, `ratio ${ratio1.toFixed(2)} (goal ≥ 0.5)`]);
-  rows.push(['POST user/info authenticated (PostgreSQL), 50 conn', `${info.requests.average.toFixed(0)} req/s, p99 ${info.latency.p99} ms, ${errs(info)} errors`, `bare ${barePost.requests.average.toFixed(0)} req/s`, `ratio ${ratio2.toFixed(2)} (goal ≥ 0.3)`]);
+  rows.push([
+    'GET common/monitor (PostgreSQL), 50 conn',
+    `${monitor.requests.average.toFixed(0)} req/s, p99 ${monitor.latency.p99} ms, ${errs(monitor)} errors`,
+    `bare ${bareGet.requests.average.toFixed(0)} req/s`,
+    `ratio ${ratio1.toFixed(2)} (goal ≥ 0.5)`,
+  ]);
+  rows.push([
+    'POST user/info authenticated (PostgreSQL), 50 conn',
+    `${info.requests.average.toFixed(0)} req/s, p99 ${info.latency.p99} ms, ${errs(info)} errors`,
+    `bare ${barePost.requests.average.toFixed(0)} req/s`,
+    `ratio ${ratio2.toFixed(2)} (goal ≥ 0.3)`,
+  ]);
 }
 
 async function bundle() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-web-'));
   const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true' });
+  const child = start(['apps/server/dist/main.js'], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+  });
   await waitFor(`http://127.0.0.1:${port}/api/v2/common/monitor`, child);
   await loginBundle(`http://127.0.0.1:${port}`);
   await stop(child);
@@ -171,8 +237,8 @@ async function bundle() {
 
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
-  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload or export runs those parts
-  // (comma-separated).
+  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload, export, compact, refusal or accounts
+  // runs those parts (comma-separated).
   const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
   const want = (part) => !parts || parts.has(part);
   if (want('bundle')) await bundle();
@@ -184,6 +250,9 @@ async function main() {
   if (want('viewer')) rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
   if (want('upload')) rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
   if (want('export')) rows.push(...(await exportBench({ start, waitFor, stop, freePort })));
+  if (want('compact')) rows.push(...(await meshCompactBench()));
+  if (want('refusal')) rows.push(...(await earlyRefusalBench({ start, waitFor, stop, freePort })));
+  if (want('accounts')) rows.push(...(await accountsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

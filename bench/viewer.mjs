@@ -6,14 +6,37 @@ import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSyn
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { apiClient, fmtMB, generateScans, login, MB, ROOT, sleep, startPortal, tusUpload, waitDemoQuiet } from './portal-lib.mjs';
+import {
+  apiClient,
+  fmtMB,
+  generateScans,
+  login,
+  MB,
+  ROOT,
+  sleep,
+  startPortal,
+  tusUpload,
+  waitDemoQuiet,
+} from './portal-lib.mjs';
 
 const TRIANGLES = Number(process.env.BENCH_VIEWER_TRIANGLES ?? 1_000_000);
 const RUN_TIMEOUT = 120_000;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const CONDITIONS = [
   { name: 'loopback', net: null, goal: 2 },
-  { name: '100 Mbit/s', net: { offline: false, latency: 5, downloadThroughput: 100e6 / 8, uploadThroughput: 100e6 / 8 }, goal: 5 },
+  {
+    name: '100 Mbit/s',
+    net: { offline: false, latency: 5, downloadThroughput: 100e6 / 8, uploadThroughput: 100e6 / 8 },
+    goal: 5,
+  },
 ];
 
 // Installed before any page script: long tasks, the click's time, and a pixel poll of the viewer canvas.
@@ -69,7 +92,12 @@ function staticServer(www) {
     ['/three/', join(ROOT, 'node_modules/three/build')],
     ['/files/', www],
   ];
-  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.stl': 'application/octet-stream', '.ply': 'application/octet-stream' };
+  const types = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript',
+    '.stl': 'application/octet-stream',
+    '.ply': 'application/octet-stream',
+  };
   const server = http.createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = null;
@@ -88,7 +116,11 @@ function staticServer(www) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-length': size, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'content-length': size,
+      'cache-control': 'no-store',
+    });
     createReadStream(file).pipe(res);
   });
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
@@ -108,7 +140,10 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
     await prepare(page);
     const requests = [];
     page.on('requestfinished', (req) => {
-      if (isModelRequest(req.url())) requests.push(req.sizes().then((s) => ({ url: req.url(), bytes: s.responseBodySize + 0, timing: req.timing() })));
+      if (isModelRequest(req.url()))
+        requests.push(
+          req.sizes().then((s) => ({ url: req.url(), bytes: s.responseBodySize + 0, timing: req.timing() })),
+        );
     });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -117,13 +152,26 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
     let completeAt;
     try {
       const failed = await page
-        .waitForFunction(() => window.__bench.paintedAt !== null || !!document.querySelector('[data-testid=viewer-error]') || !!window.__baselineError, null, { polling: 200, timeout: RUN_TIMEOUT })
+        .waitForFunction(
+          () =>
+            window.__bench.paintedAt !== null ||
+            !!document.querySelector('[data-testid=viewer-error]') ||
+            !!window.__baselineError,
+          null,
+          { polling: 200, timeout: RUN_TIMEOUT },
+        )
         .then(() => page.evaluate(() => window.__bench.paintedAt === null));
       if (failed) throw new Error('the viewer showed an error');
-      completeAt = await page.waitForFunction(isComplete, null, { polling: 200, timeout: RUN_TIMEOUT }).then((h) => h.jsonValue());
+      completeAt = await page
+        .waitForFunction(isComplete, null, { polling: 200, timeout: RUN_TIMEOUT })
+        .then((h) => h.jsonValue());
     } catch (err) {
-      const state = await page.evaluate(() => ({ checks: window.__bench.checks.slice(-3), text: document.body.innerText.slice(-300) })).catch(() => null);
-      throw new Error(`${condition.name}: no painted frame / completion (${err.message.split('\n')[0]}); page state ${JSON.stringify(state)}; problems: ${problems.join(' | ')}`);
+      const state = await page
+        .evaluate(() => ({ checks: window.__bench.checks.slice(-3), text: document.body.innerText.slice(-300) }))
+        .catch(() => null);
+      throw new Error(
+        `${condition.name}: no painted frame / completion (${err.message.split('\n')[0]}); page state ${JSON.stringify(state)}; problems: ${problems.join(' | ')}`,
+      );
     }
     await sleep(1500); // trailing work (shader compile, the second mesh's first frame) still counts as blocking
     const data = await page.evaluate(() => {
@@ -152,7 +200,10 @@ async function measure(browser, { condition, prepare, clickSelector, isModelRequ
       longestProbe: probe.reduce((m, [, d]) => Math.max(m, d), 0),
       canvas: data.canvas,
       software: /swiftshader|llvmpipe|software/i.test(data.renderer ?? ''),
-      topBlocks: pageBlocks.sort((a, b) => b[1] - a[1]).slice(0, 4).map(([st, d]) => [+((st - clickAt) / 1000).toFixed(2), Math.round(d)]),
+      topBlocks: pageBlocks
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([st, d]) => [+((st - clickAt) / 1000).toFixed(2), Math.round(d)]),
     };
   } finally {
     await context.close();
@@ -190,12 +241,16 @@ export async function viewerBench({ start, waitFor, stop, freePort }) {
       await sleep(500);
     }
     const prepareSeconds = (performance.now() - t0) / 1000;
-    if (!files.every((f) => f.viewerStatus === 'ready')) throw new Error(`viewer preparation: ${files.map((f) => `${f.name} ${f.viewerStatus}`).join(', ')}`);
+    if (!files.every((f) => f.viewerStatus === 'ready'))
+      throw new Error(`viewer preparation: ${files.map((f) => `${f.name} ${f.viewerStatus}`).join(', ')}`);
 
     server = await staticServer(www);
     const baselineOrigin = `http://127.0.0.1:${server.address().port}`;
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
 
     const openApp = async (page) => {
       await page.goto(`${portal.origin}/login`);
@@ -233,15 +288,28 @@ export async function viewerBench({ start, waitFor, stop, freePort }) {
         isModelRequest: (u) => u.includes('/files/'),
         isComplete: () => window.__baselineDone ?? (window.__baselineError ? performance.now() : false),
       });
-      const kinds = app.files.filter((f) => !f.url.includes('downloadGrant')).map((f) => (f.url.includes('/file/viewer/') ? 'compact' : 'original'));
-      console.error(`[viewer] ${condition.name}: app ${JSON.stringify({ ...app, files: app.files.map((f) => [f.url.replace(/\?.*/, '').replace(/.*\/api\/v2\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`);
-      console.error(`[viewer] ${condition.name}: baseline ${JSON.stringify({ ...base, files: base.files.map((f) => [f.url.replace(/.*\/files\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`);
+      const kinds = app.files
+        .filter((f) => !f.url.includes('downloadGrant'))
+        .map((f) => (f.url.includes('/file/viewer/') ? 'compact' : 'original'));
+      console.error(
+        `[viewer] ${condition.name}: app ${JSON.stringify({ ...app, files: app.files.map((f) => [f.url.replace(/\?.*/, '').replace(/.*\/api\/v2\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`,
+      );
+      console.error(
+        `[viewer] ${condition.name}: baseline ${JSON.stringify({ ...base, files: base.files.map((f) => [f.url.replace(/.*\/files\//, ''), f.bytes, Math.round(f.timing.responseEnd - f.timing.requestStart)]) })}`,
+      );
       const share = app.bytes / base.bytes;
       const speedup = base.firstFrame / app.firstFrame;
       const soft = [
-        app.software ? 'Chromium renders with SwiftShader (no GPU): drawing 1M triangles and synchronous GL calls wait on a software rasteriser, so first-frame and block figures are pessimistic' : '',
-        app.longestProbe >= 40 || base.longestProbe >= 40 ? `pixel read-backs of up to ${app.longestProbe.toFixed(0)} ms (app) / ${base.longestProbe.toFixed(0)} ms (baseline) were the probe's own and not counted` : '',
-      ].filter(Boolean).map((s) => `; ${s}`).join('');
+        app.software
+          ? 'Chromium renders with SwiftShader (no GPU): drawing 1M triangles and synchronous GL calls wait on a software rasteriser, so first-frame and block figures are pessimistic'
+          : '',
+        app.longestProbe >= 40 || base.longestProbe >= 40
+          ? `pixel read-backs of up to ${app.longestProbe.toFixed(0)} ms (app) / ${base.longestProbe.toFixed(0)} ms (baseline) were the probe's own and not counted`
+          : '',
+      ]
+        .filter(Boolean)
+        .map((s) => `; ${s}`)
+        .join('');
       rows.push([
         `viewer: open 1M-tri STL + 500k-vert PLY (${fmtMB(originalBytes)}), ${condition.name}`,
         `${fmtMB(app.bytes)} (${kinds.join('+') || 'none'}), first frame ${app.firstFrame.toFixed(2)} s, both meshes ${app.complete.toFixed(2)} s, longest block ${app.longest.toFixed(0)} ms`,
@@ -253,14 +321,20 @@ export async function viewerBench({ start, waitFor, stop, freePort }) {
         ].join('; '),
       ]);
     }
-    rows.push(['viewer: server-side compact preparation of the two files', `${prepareSeconds.toFixed(1)} s after upload`, '—', 'info (background job)']);
+    rows.push([
+      'viewer: server-side compact preparation of the two files',
+      `${prepareSeconds.toFixed(1)} s after upload`,
+      '—',
+      'info (background job)',
+    ]);
     return rows;
   } finally {
     await browser?.close().catch(() => {});
-    if (server) await new Promise((r) => {
-      server.close(r);
-      server.closeAllConnections();
-    });
+    if (server)
+      await new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      });
     if (portal) {
       await stop(portal.child);
       rmSync(portal.dataDir, { recursive: true, force: true });

@@ -47,7 +47,8 @@ async function paintedPixels(page: Page) {
     const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
     const [r0, g0, b0] = [data[0], data[1], data[2]];
     let painted = 0;
-    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
+    for (let i = 0; i < data.length; i += 4)
+      if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
     return painted;
   });
 }
@@ -71,7 +72,9 @@ describe('cases from scanner to screen', () => {
     await page.getByTestId('layout-sidebar').waitFor();
     const caseCode = await createCase(page, `Portal upload ${stamp}`, 'Nora Berg');
     const stl = Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 60_000, seed: 5 })));
-    await page.getByTestId('case-upload-input').setInputFiles({ name: 'upper.stl', mimeType: 'application/octet-stream', buffer: stl });
+    await page
+      .getByTestId('case-upload-input')
+      .setInputFiles({ name: 'upper.stl', mimeType: 'application/octet-stream', buffer: stl });
     await page.getByTestId('upload-progress-upper.stl').waitFor();
     const fileItem = page.locator('[data-testid^="file-item-"]').first();
     await fileItem.waitFor({ timeout: 60_000 });
@@ -101,8 +104,24 @@ describe('cases from scanner to screen', () => {
     writeFileSync(lower, toBinaryStl(generateArch({ jaw: 'lower', triangles: 40_000, seed: 9 })));
     const state = join(dir, 'scanner.json');
     const lines: string[] = [];
-    await runScanner(['activate', '--url', baseUrl(), '--state', state, '--serial', 'SN-DEMO-0002', '--code', 'demo-activation-0002'], (l) => lines.push(l));
-    const caseCode = (await runScanner(['upload', '--state', state, '--patient', `Scanner Patient ${stamp}`, '--name', `Scanner case ${stamp}`, upper, lower], (l) => lines.push(l))) as string;
+    await runScanner(
+      ['activate', '--url', baseUrl(), '--state', state, '--serial', 'SN-DEMO-0002', '--code', 'demo-activation-0002'],
+      (l) => lines.push(l),
+    );
+    const caseCode = (await runScanner(
+      [
+        'upload',
+        '--state',
+        state,
+        '--patient',
+        `Scanner Patient ${stamp}`,
+        '--name',
+        `Scanner case ${stamp}`,
+        upper,
+        lower,
+      ],
+      (l) => lines.push(l),
+    )) as string;
     expect(lines.some((l) => l.includes('100%'))).toBe(true);
 
     await page.goto(`/case-management/detail/${caseCode}`);
@@ -119,10 +138,18 @@ describe('cases from scanner to screen', () => {
     await signIn(page, 'clinic');
     await page.getByTestId('layout-sidebar').waitFor();
     const a = await createCase(page, `Export A ${stamp}`, 'Otto Export');
-    await page.getByTestId('case-upload-input').setInputFiles({ name: 'a.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 5000, seed: 1 }))) });
+    await page.getByTestId('case-upload-input').setInputFiles({
+      name: 'a.stl',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 5000, seed: 1 }))),
+    });
     await page.locator('[data-testid^="file-item-"]').first().waitFor({ timeout: 60_000 });
     const b = await createCase(page, `Export B ${stamp}`, 'Otto Export');
-    await page.getByTestId('case-upload-input').setInputFiles({ name: 'b.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'lower', triangles: 5000, seed: 2 }))) });
+    await page.getByTestId('case-upload-input').setInputFiles({
+      name: 'b.stl',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'lower', triangles: 5000, seed: 2 }))),
+    });
     await page.locator('[data-testid^="file-item-"]').first().waitFor({ timeout: 60_000 });
 
     await page.goto('/case-management');
@@ -136,7 +163,10 @@ describe('cases from scanner to screen', () => {
     const href = await link.getAttribute('href');
     const zip = Buffer.from(await (await fetch(new URL(href!, baseUrl()))).arrayBuffer());
     const names = await zipNames(zip);
-    expect(names.filter((n) => n.endsWith('.stl')).sort()).toEqual([`Otto Export - Export A ${stamp}/a.stl`, `Otto Export - Export B ${stamp}/b.stl`]);
+    expect(names.filter((n) => n.endsWith('.stl')).sort()).toEqual([
+      `Otto Export - Export A ${stamp}/a.stl`,
+      `Otto Export - Export B ${stamp}/b.stl`,
+    ]);
     expect(names.filter((n) => n.endsWith('case.txt'))).toHaveLength(2);
     await page.keyboard.press('Escape');
 
@@ -181,8 +211,16 @@ describe('the 3D viewer', () => {
     await page.getByTestId('layout-sidebar').waitFor();
     const caseCode = await createCase(page, `Memory ${stamp}`, 'Mia Kern');
     await page.getByTestId('case-upload-input').setInputFiles([
-      { name: 'upper.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 30_000, seed: 4 }))) },
-      { name: 'lower.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(toPly(generateArch({ jaw: 'lower', triangles: 30_000, seed: 6 }), { binary: true })) },
+      {
+        name: 'upper.stl',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(toBinaryStl(generateArch({ jaw: 'upper', triangles: 30_000, seed: 4 }))),
+      },
+      {
+        name: 'lower.ply',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(toPly(generateArch({ jaw: 'lower', triangles: 30_000, seed: 6 }), { binary: true })),
+      },
     ]);
     await expect.poll(() => page.locator('[data-testid^="file-item-"]').count(), { timeout: 60_000 }).toBe(2);
     const cdp = await context.newCDPSession(page);

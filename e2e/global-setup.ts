@@ -35,10 +35,23 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
-    PUBLIC_URL: baseUrl, JWT_SECRET: E2E_JWT_SECRET, SEED_DEMO: 'true', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '500',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: baseUrl,
+    JWT_SECRET: E2E_JWT_SECRET,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '500',
   };
-  const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (c) => (output += c));
   child.stderr!.on('data', (c) => (output += c));

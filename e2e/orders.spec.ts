@@ -13,7 +13,10 @@ afterAll(async () => {
 /** Picks an option of an antd Select by its visible label. */
 async function pick(page: Page, testId: string, label: string) {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: label }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: label })
+    .first()
+    .click();
 }
 
 /** The number a dashboard statistic shows. */
@@ -29,7 +32,10 @@ async function batch(page: Page, orderCodes: string[], action: string, status: s
   await page.getByTestId(`orders-batch-${action}`).click();
   if (fill) await fill();
   for (const code of orderCodes) {
-    await page.getByTestId(`order-row-${code}`).locator(`[data-testid="order-status"][data-status="${status}"]`).waitFor();
+    await page
+      .getByTestId(`order-row-${code}`)
+      .locator(`[data-testid="order-status"][data-status="${status}"]`)
+      .waitFor();
   }
 }
 
@@ -46,7 +52,7 @@ describe('a clinic and a laboratory', () => {
     await clinic.page.getByTestId('partner-invite').click();
     await clinic.page.getByTestId('partner-invite-email').fill(f.email);
     await clinic.page.getByTestId('partner-invite-submit').click();
-    const link = new URL(await mailedLink(f.email, '/register\\?invitation='));
+    const link = new URL(await mailedLink(clinic.page, f.email, '/register\\?invitation='));
 
     // The laboratory registers through the link, confirms its address, is approved, signs in and confirms.
     const lab = await newPage(browser);
@@ -66,7 +72,8 @@ describe('a clinic and a laboratory', () => {
     await clinic.page.getByTestId('menu-cases').click();
     await clinic.page.getByTestId('case-search').fill(`Journey ${stamp}`);
     await clinic.page.getByTestId('case-search').press('Enter');
-    for (const code of cases) await clinic.page.getByTestId(`case-row-${code}`).locator('input[type="checkbox"]').check();
+    for (const code of cases)
+      await clinic.page.getByTestId(`case-row-${code}`).locator('input[type="checkbox"]').check();
     await clinic.page.getByTestId('send-to-lab').click();
     await clinic.page.getByTestId('send-dialog').waitFor();
     await pick(clinic.page, 'send-lab', f.org);

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
-import { api, apiLogin, confirmFromMailbox, launch, mailedLink, newPage, PASSWORD, register, signIn } from './support.js';
+import {
+  api,
+  apiLogin,
+  confirmFromMailbox,
+  launch,
+  mailedLink,
+  newPage,
+  PASSWORD,
+  register,
+  signIn,
+} from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,18 +44,26 @@ describe('a clinic', () => {
 
     const english = await page.getByTestId('layout-sidebar').innerText();
     // The new language relabels the layout in place: the same sidebar element, no remount (no flicker).
-    await page.evaluate(() => ((document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).dataset.kept = 'yes'));
+    await page.evaluate(
+      () => ((document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).dataset.kept = 'yes'),
+    );
     await page.getByTestId('lang-switch').selectOption('de');
     await page.getByTestId('theme-switch').click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    await page.waitForFunction((en) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).innerText !== en, english);
+    await page.waitForFunction(
+      (en) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement).innerText !== en,
+      english,
+    );
     expect(await page.getByTestId('layout-sidebar').getAttribute('data-kept')).toBe('yes');
     const german = await page.getByTestId('layout-sidebar').innerText();
     await page.reload();
     await page.getByTestId('layout-sidebar').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.getByTestId('lang-switch').inputValue()).toBe('de');
-    await page.waitForFunction((de) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement | null)?.innerText === de, german);
+    await page.waitForFunction(
+      (de) => (document.querySelector('[data-testid="layout-sidebar"]') as HTMLElement | null)?.innerText === de,
+      german,
+    );
 
     // The access token expires: the next calls refresh it without the user noticing.
     const before = await page.evaluate(() => localStorage.getItem('portal.accessToken'));
@@ -78,7 +96,9 @@ describe('a clinic', () => {
     await page.getByTestId('dashboard-clinic').waitFor();
     await page.goto('/account/organizations');
     await page.getByTestId('no-permission').waitFor();
-    expect(await page.getByTestId('no-permission').innerText()).toContain("You don't have permission to access this page.");
+    expect(await page.getByTestId('no-permission').innerText()).toContain(
+      "You don't have permission to access this page.",
+    );
     await page.goto('/no/such/screen');
     await page.getByTestId('not-found').waitFor();
     await context.close();
@@ -117,7 +137,7 @@ describe('a laboratory', () => {
     await admin.page.getByTestId('password-prompt-input').fill(PASSWORD);
     await admin.page.getByTestId('password-prompt-ok').click();
     await row.waitFor({ state: 'detached' });
-    const mail = await mailedLink(f.email, '/login');
+    const mail = await mailedLink(lab.page, f.email, '/login');
     expect(mail).toContain('/login');
 
     await signIn(lab.page, f.account);

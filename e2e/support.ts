@@ -9,17 +9,27 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       '--no-first-run',
       // A synthetic microphone, for the voice memo.
-      '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
     ],
   });
 }
 
 /** A fresh browser context on the portal; `origin` opens it under another name of the same server. */
 export async function newPage(browser: Browser, origin = baseUrl()): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: origin, locale: 'en-US', viewport: { width: 1366, height: 900 } });
+  const context = await browser.newContext({
+    baseURL: origin,
+    locale: 'en-US',
+    viewport: { width: 1366, height: 900 },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   return { context, page };
@@ -41,13 +51,20 @@ export async function apiLogin(account: string, password = PASSWORD) {
   return res.data.accessToken as string;
 }
 
-/** The newest link of a kind mailed to an address, read from the demo mailbox. */
-export async function mailedLink(email: string, pathPart: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}/api/v2/mail/demoMailbox?email=${encodeURIComponent(email)}`);
-  const body = (await res.json()) as { data: { list: Array<{ text: string }> } };
-  for (const mail of body.data.list) {
-    const m = mail.text.match(new RegExp(`https?://\\S*${pathPart}[A-Za-z0-9_-]*`));
-    if (m) return m[0];
+/**
+ * The newest link of a kind mailed to an address, read from the demo mailbox by the browser behind `page` (the
+ * mailbox shows a browser only the mail of addresses it registered and of invitations it sent).
+ */
+export async function mailedLink(page: Page, email: string, pathPart: string): Promise<string> {
+  // The click that sends the mail may still be on its way: the browser earns the right to read it with the answer.
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const res = await page.request.get(`/api/v2/mail/demoMailbox?email=${encodeURIComponent(email)}`);
+    const body = (await res.json()) as { data: { list: Array<{ text: string }> } };
+    for (const mail of body.data.list) {
+      const m = mail.text.match(new RegExp(`https?://\\S*${pathPart}[A-Za-z0-9_-]*`));
+      if (m) return m[0];
+    }
+    await page.waitForTimeout(250);
   }
   throw new Error(`no ${pathPart} link mailed to ${email}`);
 }
@@ -61,7 +78,12 @@ export async function signIn(page: Page, account: string, password = PASSWORD, s
 }
 
 /** Registers an organization through the screens, as a newcomer would. */
-export async function register(page: Page, way: 'clinic' | 'lab', f: { org: string; account: string; email: string }, start = '/register') {
+export async function register(
+  page: Page,
+  way: 'clinic' | 'lab',
+  f: { org: string; account: string; email: string },
+  start = '/register',
+) {
   await page.goto(start);
   await page.getByTestId(`register-way-${way}`).click();
   await page.getByTestId('region-eu').click();
@@ -108,6 +130,9 @@ export async function joinAsLab(page: Page, f: { org: string; account: string; e
   expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
   const pending = await api('company/listReview', { reviewStatus: 0, pageNum: 1, pageSize: 100 }, admin);
   const labOrg = pending.data.list.find((o: { name: string }) => o.name === f.org);
-  expect((await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin)).code).toBe(200);
+  expect(
+    (await api('company/review', { organizationCode: labOrg.organizationCode ?? labOrg.code, approve: true }, admin))
+      .code,
+  ).toBe(200);
   await signIn(page, f.account);
 }

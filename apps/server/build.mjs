@@ -9,7 +9,13 @@ const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@por
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/main.ts', 'admin-create': 'src/admin-create.ts', openapi: 'src/openapi.ts', scanner: 'src/scanner/cli.ts', 'mesh-worker': 'src/modules/files/mesh-worker.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'admin-create': 'src/admin-create.ts',
+    openapi: 'src/openapi.ts',
+    scanner: 'src/scanner/cli.ts',
+    'mesh-worker': 'src/modules/files/mesh-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

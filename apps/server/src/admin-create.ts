@@ -16,11 +16,21 @@ async function run() {
   const email = await ask('email', 'Email: ');
   const password = process.env.ADMIN_PASSWORD || (await ask('password', 'Password: '));
   rl.close();
-  if (!checkPassword(password).valid) throw new Error('The password must be 8 to 20 characters with at least 3 of: digit, uppercase, lowercase, symbol.');
+  if (!checkPassword(password).valid)
+    throw new Error('The password must be 8 to 20 characters with at least 3 of: digit, uppercase, lowercase, symbol.');
   const config = loadConfig();
   const db = await openDatabase(config);
   if (await usersRepository.accountExists(db, account)) throw new Error(`The account ${account} already exists.`);
-  await createAccount(db, { account, email, password, orgType: OrgType.Inner, roleCode: 'super_admin', organization: 'Portal Operations', region: config.region, displayName: account });
+  await createAccount(db, {
+    account,
+    email,
+    password,
+    orgType: OrgType.Inner,
+    roleCode: 'super_admin',
+    organization: 'Portal Operations',
+    region: config.region,
+    displayName: account,
+  });
   await db.close();
   console.log(`Super administrator ${account} created.`);
 }

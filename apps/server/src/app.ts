@@ -6,17 +6,32 @@ import multipart from '@fastify/multipart';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@portal/contracts';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
-import { authenticateToken, registerAuthentication, roleHasPermission, TokenService } from './platform/auth.js';
+import { registerApiDocs } from './platform/api-docs.js';
+import {
+  authenticateSession,
+  authenticateToken,
+  registerAuthentication,
+  roleHasPermission,
+  TokenService,
+} from './platform/auth.js';
 import { fail } from './platform/errors.js';
 import { Jobs } from './platform/jobs.js';
+import { Housekeeping } from './platform/housekeeping.js';
+import { BlobDeletions } from './platform/blob-deletions.js';
+import { RateLimits } from './platform/rate-limits.js';
 import { LocalStore, type BlobStore } from './platform/storage.js';
-import { readInfoToken, registerErrorHandling, registerRequestContext } from './platform/http.js';
+import {
+  answerFrameworkError,
+  PATH_PARAM_MAX,
+  readInfoToken,
+  registerErrorHandling,
+  registerRequestContext,
+  withSafeText,
+} from './platform/http.js';
 import { Mailer } from './platform/mail.js';
 import { SessionCache } from './platform/session-cache.js';
 import { newId } from './platform/crypto.js';
@@ -26,11 +41,16 @@ import { agreementsModule } from './modules/agreements/agreements.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
 import { commonModule } from './modules/common/common.routes.js';
 import { mailModule } from './modules/mail/mail.routes.js';
+import { DemoMailbox } from './modules/mail/demo-mailbox.js';
 import { menusModule } from './modules/menus/menus.routes.js';
 import { reviewModule } from './modules/organizations/review.routes.js';
 import { recoveryModule } from './modules/recovery/recovery.routes.js';
 import { registrationModule } from './modules/registration/registration.routes.js';
 import { usersModule } from './modules/users/users.routes.js';
+import { usersAdminModule } from './modules/users/users-admin.routes.js';
+import { UsersAdminService } from './modules/users/users-admin.service.js';
+import { rolesModule } from './modules/roles/roles.routes.js';
+import { RolesService } from './modules/roles/roles.service.js';
 import { casesModule } from './modules/cases/cases.routes.js';
 import { CasesService } from './modules/cases/cases.service.js';
 import { dentistsModule } from './modules/dentists/dentists.routes.js';
@@ -42,6 +62,7 @@ import { UploadsService } from './modules/files/uploads.service.js';
 import { exportsModule } from './modules/exports/exports.routes.js';
 import { devicesModule } from './modules/devices/devices.routes.js';
 import { partnersModule } from './modules/partners/partners.routes.js';
+import { PartnersService } from './modules/partners/partners.service.js';
 import { ordersModule } from './modules/orders/orders.routes.js';
 import { OrdersService } from './modules/orders/orders.service.js';
 import { OrderNotifier } from './modules/orders/order-notifier.js';
@@ -58,13 +79,17 @@ export interface BuildOptions {
   db: Db;
   /** Serve the built web app when it exists (off in API tests). */
   serveWeb?: boolean;
+  /** Where the built web app is (the build's output unless given). */
+  webDir?: string;
   logger?: boolean;
 }
 
 const API_BODY_LIMIT = 256 * 1024;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /** Builds the server: external plugins → platform → modules, in that order. */
-export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform; maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }> }> {
+export async function buildApp(opts: BuildOptions): Promise<App & { platform: Platform; housekeeping: Housekeeping }> {
   const { config } = opts;
   const sessions = new SessionCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 });
   const db = sessions.observeWrites(opts.db);
@@ -74,10 +99,12 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters longer than any the routes take still reach their schema, which names the field.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAM_MAX },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(withSafeText(validatorCompiler));
   // Response schemas document the API and type the handlers at compile time; re-validating every
   // answer at run time would cost more than the rest of a typical request.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -87,17 +114,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   await app.register(formbody, { bodyLimit: API_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(rateLimit, { global: false });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: `${config.appName} API`, version: '2.0.0', description: 'Every call answers {code, msg, data}; code 200 is success. See docs/api.md.' },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerApiDocs(app, `${config.appName} API`);
 
   // Platform.
   registerRequestContext(app);
@@ -106,11 +123,29 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
   await sessions.start(db);
   // The S3 SDK is loaded only when the store is S3.
-  const store: BlobStore = config.storage.kind === 's3'
-    ? new (await import('./platform/storage-s3.js')).S3BlobStore(config.storage)
-    : new LocalStore(config.storage.root);
-  const jobs = new Jobs(db, app.log);
-  const platform: Platform = { config, db, mailer, tokens, sessions, store, jobs, startedAt: Date.now() };
+  const store: BlobStore =
+    config.storage.kind === 's3'
+      ? new (await import('./platform/storage-s3.js')).S3BlobStore(config.storage)
+      : new LocalStore(config.storage.root);
+  const jobs = new Jobs(db, app.log, { leaseMs: config.jobLeaseSeconds * 1000 });
+  const blobDeletions = new BlobDeletions(db, store);
+  const demoMailbox = new DemoMailbox(config);
+  const rateLimits = new RateLimits(db);
+  const housekeeping = new Housekeeping(db, app.log);
+  const platform: Platform = {
+    config,
+    db,
+    mailer,
+    tokens,
+    sessions,
+    store,
+    blobDeletions,
+    jobs,
+    demoMailbox,
+    rateLimits,
+    housekeeping,
+    startedAt: Date.now(),
+  };
   app.decorate('platform', platform);
   app.addHook('onClose', async () => {
     await jobs.stop();
@@ -119,57 +154,98 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   });
 
   // Modules.
-  const filesService = new FilesService(db, store, config);
+  const filesService = new FilesService(db, store, config, blobDeletions);
   const devices = new DevicesService(db);
   const uploadGrants = new UploadGrants(config.jwtSecret);
   const meshes = new MeshPreparer(db, store, app.log);
   jobs.handle('prepareModel', (p) => meshes.prepare(Number(p.fileId)));
   app.addHook('onClose', () => meshes.stop());
   const uploads = new UploadsService(
-    db, store, config,
+    db,
+    store,
+    config,
     async (authorization, info) => {
       const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : readInfoToken(info);
-      if (token?.startsWith('upl_')) {
-        const grant = uploadGrants.verify(token);
-        return { organizationId: grant.organizationId, userId: grant.userId, deviceId: null, onlyCase: grant.caseCode };
-      }
       if (token?.startsWith('dvc_')) {
         const device = await devices.authenticate(token);
         return { organizationId: device.organizationId, userId: null, deviceId: device.deviceId };
       }
-      const { auth } = await authenticateToken({ db, tokens, sessions }, token);
-      if (auth.forceChangePassword || !(await roleHasPermission({ db, sessions }, auth.roleId, 'case:edit'))) fail('NO_PERMISSION');
-      return { organizationId: auth.organizationId, userId: auth.userId, deviceId: null };
+      // An upload grant stands for the session that asked for it: it is refused once that session ends.
+      const grant = token?.startsWith('upl_') ? uploadGrants.verify(token) : undefined;
+      const auth = grant
+        ? await authenticateSession({ db, sessions }, grant.sessionId, grant.userCode)
+        : (await authenticateToken({ db, tokens, sessions }, token)).auth;
+      if (grant && (auth.userId !== grant.userId || auth.organizationId !== grant.organizationId))
+        fail('TOKEN_INVALID');
+      if (auth.forceChangePassword || !(await roleHasPermission({ db, sessions }, auth.roleId, 'case:edit')))
+        fail('NO_PERMISSION');
+      return { organizationId: auth.organizationId, userId: auth.userId, deviceId: null, onlyCase: grant?.caseCode };
     },
-    (fileId) => jobs.enqueue('prepareModel', { fileId }),
+    { queue: (tx, fileId) => jobs.enqueue('prepareModel', { fileId }, tx), wakeUp: () => jobs.wakeUp() },
+    blobDeletions,
   );
-  const cases = new CasesService(db, store);
-  // Housekeeping, run hourly by the server process: the recycle bin's retention and abandoned uploads.
-  app.decorate('maintenance', async () => ({
-    purgedCases: await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) }),
-    abandonedUploads: await uploads.discardAbandoned(),
-  }));
+  const cases = new CasesService(db, blobDeletions, app.log);
   const notifier = new OrderNotifier(db, mailer, config.publicUrl, app.log);
-  const attachments = new OrderAttachments(db, store, filesService.links, config.publicUrl, config.fileLinkTtlSeconds, config.uploads.defaultQuotaBytes);
+  const attachments = new OrderAttachments(
+    db,
+    store,
+    filesService.links,
+    config.publicUrl,
+    config.fileLinkTtlSeconds,
+    config.uploads.defaultQuotaBytes,
+  );
   const orders = new OrdersService(db, notifier, attachments);
+  // Upkeep every server process runs (main.ts starts it); each run is recorded and a failing task is reported.
+  housekeeping.add('recycleBinPurge', HOUR, async () => {
+    const result = await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) });
+    if (result.failed) throw new Error(`${result.failed} expired cases could not be purged (${result.purged} were)`);
+    return result;
+  });
+  housekeeping.add('abandonedUploads', HOUR, async () => ({ discarded: await uploads.discardAbandoned() }));
+  housekeeping.add('blobDeletions', HOUR, async () => ({ deleted: await blobDeletions.sweep() }));
+  housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
+  housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
+  housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
+  app.decorate('housekeeping', housekeeping);
+  app.addHook('onClose', () => housekeeping.stop());
+  const roles = new RolesService(db);
   const modules: Module[] = [
-    commonModule(platform), authModule(platform), registrationModule(platform), recoveryModule(platform), usersModule(platform),
-    agreementsModule(platform), menusModule(platform), reviewModule(platform), mailModule(platform),
-    casesModule(platform, cases), dentistsModule(platform), filesModule(filesService, uploads, uploadGrants),
-    exportsModule(new ExportsService(db, store, jobs, config)), devicesModule(devices, cases), partnersModule(platform), ordersModule(orders),
-    messagesModule(new MessagesService(db, orders, notifier)), dashboardModule(new DashboardService(db)),
+    commonModule(platform),
+    authModule(platform),
+    registrationModule(platform),
+    recoveryModule(platform),
+    usersModule(platform),
+    usersAdminModule(new UsersAdminService(db, mailer, config, roles), demoMailbox),
+    rolesModule(roles),
+    agreementsModule(platform),
+    menusModule(platform),
+    reviewModule(platform),
+    mailModule(platform),
+    casesModule(platform, cases),
+    dentistsModule(platform),
+    filesModule(filesService, uploads, uploadGrants),
+    exportsModule(new ExportsService(db, store, jobs, config)),
+    devicesModule(devices, cases),
+    partnersModule(platform, new PartnersService(db, mailer, config, orders)),
+    ordersModule(orders),
+    messagesModule(new MessagesService(db, orders, notifier)),
+    dashboardModule(new DashboardService(db)),
   ];
-  await app.register(async (api) => {
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    for (const m of modules) m.publicRoutes?.(api);
-    await api.register(async (privateScope) => {
-      registerAuthentication(privateScope, { db, tokens, sessions });
-      for (const m of modules) m.privateRoutes?.(privateScope);
-    });
-  }, { prefix: API_BASE });
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      for (const m of modules) m.publicRoutes?.(api);
+      await api.register(async (privateScope) => {
+        registerAuthentication(privateScope, { db, tokens, sessions });
+        for (const m of modules) m.privateRoutes?.(privateScope);
+      });
+    },
+    { prefix: API_BASE },
+  );
 
-  if (opts.serveWeb !== false && existsSync(join(WEB_DIST_DIR, 'index.html'))) await serveWebApp(app);
-  return app as App & { platform: Platform; maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }> };
+  const webDir = opts.webDir ?? WEB_DIST_DIR;
+  if (opts.serveWeb !== false && existsSync(join(webDir, 'index.html'))) await serveWebApp(app, webDir);
+  return app as App & { platform: Platform; housekeeping: Housekeeping };
 }
 
 /**
@@ -217,16 +293,21 @@ function registerSecurityHeaders(app: App) {
 }
 
 /** The built single-page app; unknown non-API paths get index.html so client routes work on reload. */
-async function serveWebApp(app: App) {
-  await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false, index: false, maxAge: '1h' });
-  app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
-  app.get('/*', (request, reply) => {
+async function serveWebApp(app: App, root: string) {
+  await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h' });
+  // The web app's routes are pages, not part of the API's document.
+  app.get('/', { schema: { hide: true } }, (_req, reply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html'),
+  );
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/')) return reply.callNotFound();
-    if (/\.[a-z0-9]+$/i.test(path) && existsSync(join(WEB_DIST_DIR, path))) {
+    if (/\.[a-z0-9]+$/i.test(path) && existsSync(join(root, path))) {
       // Hashed build assets never change.
       const immutable = path.startsWith('/assets/');
-      return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600').sendFile(path.slice(1));
+      return reply
+        .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+        .sendFile(path.slice(1));
     }
     if (/\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
@@ -236,6 +317,6 @@ async function serveWebApp(app: App) {
 declare module 'fastify' {
   interface FastifyInstance {
     platform: Platform;
-    maintenance: () => Promise<{ purgedCases: number; abandonedUploads: number }>;
+    housekeeping: Housekeeping;
   }
 }

@@ -5,13 +5,16 @@ import { z } from 'zod';
 import { FILE_FORMATS, REGIONS, type FileFormat } from '@portal/contracts';
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,7 +25,10 @@ const EnvSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
-  MAIL_FROM: z.string().regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"').default('Dental Portal <no-reply@localhost>'),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"')
+    .default('Dental Portal <no-reply@localhost>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
@@ -44,12 +50,16 @@ const EnvSchema = z.object({
   UPLOAD_FORMATS: z
     .string()
     .regex(/^[a-z0-9]+(,[a-z0-9]+)*$/, 'must be a comma-separated list of formats')
-    .refine((v) => v.split(',').every((f) => (FILE_FORMATS as readonly string[]).includes(f)), `formats must be among ${FILE_FORMATS.join(',')}`)
+    .refine(
+      (v) => v.split(',').every((f) => (FILE_FORMATS as readonly string[]).includes(f)),
+      `formats must be among ${FILE_FORMATS.join(',')}`,
+    )
     .default(FILE_FORMATS.join(',')),
   UPLOAD_MAX_FILES_PER_CASE: z.coerce.number().int().min(1).max(10_000).default(100),
   STORAGE_QUOTA_GB: z.coerce.number().min(0.001).max(1_000_000).default(50),
   RECYCLE_BIN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export interface Config {
@@ -74,10 +84,22 @@ export interface Config {
   trustProxy: boolean;
   appName: string;
   supportUrl: string;
-  storage: { kind: 'local'; root: string } | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  storage:
+    | { kind: 'local'; root: string }
+    | {
+        kind: 's3';
+        bucket: string;
+        endpoint?: string;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
   uploads: { maxBytes: number; formats: FileFormat[]; maxFilesPerCase: number; defaultQuotaBytes: number };
   recycleBinDays: number;
   fileLinkTtlSeconds: number;
+  /** How long a background job's claim lasts unless its process renews it (the job of a dead process waits this). */
+  jobLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,11 +114,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
-  const jwtSecret = e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
+  const jwtSecret =
+    e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if (e.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
-    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`);
+    if (missing.length)
+      throw new ConfigError(
+        `Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`,
+      );
   }
   return {
     env: e.NODE_ENV,
@@ -120,7 +146,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     supportUrl: e.SUPPORT_URL,
     storage:
       e.STORAGE === 's3'
-        ? { kind: 's3', bucket: e.S3_BUCKET!, endpoint: e.S3_ENDPOINT, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY!, forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' }
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          }
         : { kind: 'local', root: join(dataDir, 'files') },
     uploads: {
       maxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
@@ -130,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     },
     recycleBinDays: e.RECYCLE_BIN_DAYS,
     fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
   };
 }
 

@@ -8,7 +8,10 @@ import { seedDemoScans } from './demo-scans.js';
 
 export async function openDatabase(config: Config): Promise<Db> {
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+  });
   await migrate(db);
   return db;
 }
@@ -32,18 +35,17 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (fresh && config.seedDemo) {
     // In the background: the portal is usable at once, the demo scans arrive a few seconds later.
-    void seedDemoScans(db, `http://127.0.0.1:${config.port}`, config.dataDir, (msg) => app.log.info(msg)).catch((err) => app.log.warn({ err }, 'demo scans failed'));
+    void seedDemoScans(db, `http://127.0.0.1:${config.port}`, config.dataDir, (msg) => app.log.info(msg)).catch((err) =>
+      app.log.warn({ err }, 'demo scans failed'),
+    );
   }
 
-  const retry = setInterval(() => void app.platform.mailer.retryFailed().catch((err) => app.log.warn({ err }, 'mail retry failed')), 60_000);
-  retry.unref();
   app.platform.jobs.start();
-  const housekeeping = () => void app.maintenance().catch((err) => app.log.warn({ err }, 'housekeeping failed'));
-  housekeeping();
-  const hourly = setInterval(housekeeping, 3_600_000);
-  hourly.unref();
+  app.housekeeping.start();
 
-  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${join(config.dataDir, 'pglite')}`;
+  const where = config.databaseUrl
+    ? 'PostgreSQL (DATABASE_URL)'
+    : `embedded database in ${join(config.dataDir, 'pglite')}`;
   const lines = [`\n  Dental Portal is running at ${config.publicUrl}  (${where})`];
   if (config.seedDemo) {
     lines.push(`  Demo accounts (password ${config.demoPassword}):`);
@@ -59,8 +61,6 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    clearInterval(retry);
-    clearInterval(hourly);
     await app.close();
     await db.close();
     process.exit(0);

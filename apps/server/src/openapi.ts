@@ -7,14 +7,22 @@ import { ROOT_DIR } from './platform/paths.js';
 
 /** The OpenAPI document as committed in docs/openapi.json: generated from the route schemas. */
 export async function generateOpenApi(): Promise<string> {
-  const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(32) }, { persistSecret: false });
+  const config = loadConfig(
+    { NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(32) },
+    { persistSecret: false },
+  );
   const db = await openDb({});
   const app = await buildApp({ config, db, serveWeb: false, logger: false });
   await app.ready();
-  const doc = JSON.stringify(app.swagger(), null, 2) + '\n';
+  const doc = formatOpenApi(app.swagger());
   await app.close();
   await db.close();
   return doc;
+}
+
+/** The committed file's formatting. */
+export function formatOpenApi(doc: unknown): string {
+  return JSON.stringify(doc, null, 2) + '\n';
 }
 
 export const OPENAPI_FILE = join(ROOT_DIR, 'docs', 'openapi.json');

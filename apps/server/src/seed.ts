@@ -5,12 +5,45 @@ import { usersRepository } from './modules/users/users.repository.js';
 import { organizationsRepository } from './modules/organizations/organizations.repository.js';
 import { agreementsRepository } from './modules/agreements/agreements.repository.js';
 
+/** The demo accounts' addresses: their mail is readable in the demo mailbox by anyone trying the portal. */
+export const demoEmail = (account: string) => `${account}@demo.dental-portal.test`;
+
 export const DEMO_ACCOUNTS = [
-  { account: 'admin', orgType: OrgType.Inner, role: 'super_admin', organization: 'Portal Operations', label: 'super administrator' },
-  { account: 'clinic', orgType: OrgType.Clinic, role: 'clinic_admin', organization: 'Bright Smile Dental Clinic', label: 'clinic administrator' },
-  { account: 'lab', orgType: OrgType.Lab, role: 'lab_admin', organization: 'Precision Dental Lab', label: 'laboratory administrator' },
-  { account: 'dealer', orgType: OrgType.Dealer, role: 'dealer_admin', organization: 'Dental Supply Partners', label: 'dealer administrator' },
-  { account: 'oem', orgType: OrgType.Oem, role: 'oem_admin', organization: 'Scanner Works', label: 'OEM administrator' },
+  {
+    account: 'admin',
+    orgType: OrgType.Inner,
+    role: 'super_admin',
+    organization: 'Portal Operations',
+    label: 'super administrator',
+  },
+  {
+    account: 'clinic',
+    orgType: OrgType.Clinic,
+    role: 'clinic_admin',
+    organization: 'Bright Smile Dental Clinic',
+    label: 'clinic administrator',
+  },
+  {
+    account: 'lab',
+    orgType: OrgType.Lab,
+    role: 'lab_admin',
+    organization: 'Precision Dental Lab',
+    label: 'laboratory administrator',
+  },
+  {
+    account: 'dealer',
+    orgType: OrgType.Dealer,
+    role: 'dealer_admin',
+    organization: 'Dental Supply Partners',
+    label: 'dealer administrator',
+  },
+  {
+    account: 'oem',
+    orgType: OrgType.Oem,
+    role: 'oem_admin',
+    organization: 'Scanner Works',
+    label: 'OEM administrator',
+  },
 ] as const;
 
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -20,17 +53,41 @@ export async function isEmpty(db: Db): Promise<boolean> {
 /** Creates an active user with its own organization; used by the demo seed and `admin:create`. */
 export async function createAccount(
   db: Db,
-  a: { account: string; email: string; password: string; orgType: number; roleCode: string; organization: string; region: string; displayName?: string },
+  a: {
+    account: string;
+    email: string;
+    password: string;
+    orgType: number;
+    roleCode: string;
+    organization: string;
+    region: string;
+    displayName?: string;
+  },
 ) {
   const passwordHash = await hashPassword(a.password);
   return db.transaction(async (tx) => {
     const organizationId = await organizationsRepository.insert(tx, {
-      code: newCode('org'), name: a.organization, type: a.orgType, region: a.region, reviewStatus: ReviewStatus.Approved, language: 'en', email: a.email,
+      code: newCode('org'),
+      name: a.organization,
+      type: a.orgType,
+      region: a.region,
+      reviewStatus: ReviewStatus.Approved,
+      language: 'en',
+      email: a.email,
     });
     const [role] = await tx.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [a.roleCode]);
     const userId = await usersRepository.insert(tx, {
-      userCode: newCode('u'), account: a.account, email: a.email, phone: null, displayName: a.displayName ?? a.organization, organizationId,
-      roleId: Number(role!.id), status: UserStatus.Activated, isOrgAdmin: true, language: 'en', passwordHash,
+      userCode: newCode('u'),
+      account: a.account,
+      email: a.email,
+      phone: null,
+      displayName: a.displayName ?? a.organization,
+      organizationId,
+      roleId: Number(role!.id),
+      status: UserStatus.Activated,
+      isOrgAdmin: true,
+      language: 'en',
+      passwordHash,
     });
     await agreementsRepository.markRead(tx, userId, [...AGREEMENT_TYPES]);
     return userId;
@@ -41,8 +98,14 @@ export async function seedDemo(db: Db, password: string, region: string) {
   const users: Record<string, number> = {};
   for (const d of DEMO_ACCOUNTS) {
     users[d.account] = await createAccount(db, {
-      account: d.account, email: `${d.account}@demo.dental-portal.test`, password, orgType: d.orgType, roleCode: d.role,
-      organization: d.organization, region, displayName: d.organization,
+      account: d.account,
+      email: demoEmail(d.account),
+      password,
+      orgType: d.orgType,
+      roleCode: d.role,
+      organization: d.organization,
+      region,
+      displayName: d.organization,
     });
   }
   await seedDemoPartnership(db, users.clinic!, users.lab!);
@@ -51,7 +114,10 @@ export async function seedDemo(db: Db, password: string, region: string) {
 /** The demo clinic and laboratory start as partners, so a case can be sent to the lab right away. */
 async function seedDemoPartnership(db: Db, clinicUserId: number, labUserId: number) {
   await db.transaction(async (tx) => {
-    const orgOf = async (userId: number) => Number((await tx.query<{ id: string }>('SELECT organization_id AS id FROM users WHERE id = $1', [userId]))[0]!.id);
+    const orgOf = async (userId: number) =>
+      Number(
+        (await tx.query<{ id: string }>('SELECT organization_id AS id FROM users WHERE id = $1', [userId]))[0]!.id,
+      );
     const [clinic, lab] = [await orgOf(clinicUserId), await orgOf(labUserId)];
     const [p] = await tx.query<{ id: string }>(
       'INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id) VALUES ($1, $2, $3, $4, $2) RETURNING id',

@@ -13,13 +13,32 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const newCase = (over: Record<string, unknown> = {}, t = token) =>
-  h.call('case/create', { token: t, body: { name: 'Crown 16', patientName: 'Maria Keller', patientId: 'P-100', birthDate: '1980-05-17', scanDate: '2026-11-20T09:30:00Z', treatments: ['Crown'], ...over } });
+  h.call('case/create', {
+    token: t,
+    body: {
+      name: 'Crown 16',
+      patientName: 'Maria Keller',
+      patientId: 'P-100',
+      birthDate: '1980-05-17',
+      scanDate: '2026-11-20T09:30:00Z',
+      treatments: ['Crown'],
+      ...over,
+    },
+  });
 
 describe('cases', () => {
   it('creates a case with computed age and reads it back', async () => {
     const res = await newCase({ memo: 'Shade A2' });
     expect(res.code).toBe(200);
-    expect(res.data).toMatchObject({ name: 'Crown 16', patientName: 'Maria Keller', birthDate: '1980-05-17', status: 'registered', treatments: ['Crown'], memo: 'Shade A2', files: [] });
+    expect(res.data).toMatchObject({
+      name: 'Crown 16',
+      patientName: 'Maria Keller',
+      birthDate: '1980-05-17',
+      status: 'registered',
+      treatments: ['Crown'],
+      memo: 'Shade A2',
+      files: [],
+    });
     expect(res.data.age).toBeGreaterThanOrEqual(46);
     const detail = await h.call('case/detail', { token, body: { caseCode: res.data.caseCode } });
     expect(detail.data.caseCode).toBe(res.data.caseCode);
@@ -47,7 +66,14 @@ describe('cases', () => {
       for (let i = 0; i < 7; i++) {
         await h2.call('case/create', {
           token: t,
-          body: { name: `Case ${i}`, patientName: i % 2 ? `Anna ${i}` : `Bernd ${i}`, patientId: `ID-${i}`, scanDate: `2026-11-0${i + 1}T10:00:00Z`, treatments: i < 3 ? ['Veneer'] : ['Crown'], dentistId: i === 0 ? dentist : undefined },
+          body: {
+            name: `Case ${i}`,
+            patientName: i % 2 ? `Anna ${i}` : `Bernd ${i}`,
+            patientId: `ID-${i}`,
+            scanDate: `2026-11-0${i + 1}T10:00:00Z`,
+            treatments: i < 3 ? ['Veneer'] : ['Crown'],
+            dentistId: i === 0 ? dentist : undefined,
+          },
         });
       }
       const page1 = await h2.call('case/list', { token: t, body: { pageNum: 1, pageSize: 3 } });
@@ -55,7 +81,10 @@ describe('cases', () => {
       expect(page1.data.list.map((c: { name: string }) => c.name)).toEqual(['Case 6', 'Case 5', 'Case 4']);
       const asc = await h2.call('case/list', { token: t, body: { sortOrder: 'asc', pageSize: 2 } });
       expect(asc.data.list.map((c: { name: string }) => c.name)).toEqual(['Case 0', 'Case 1']);
-      const byName = await h2.call('case/list', { token: t, body: { sortField: 'patientName', sortOrder: 'asc', pageSize: 1 } });
+      const byName = await h2.call('case/list', {
+        token: t,
+        body: { sortField: 'patientName', sortOrder: 'asc', pageSize: 1 },
+      });
       expect(byName.data.list[0].patientName).toBe('Anna 1');
       expect((await h2.call('case/list', { token: t, body: { keyword: 'anna' } })).data.total).toBe(3);
       expect((await h2.call('case/list', { token: t, body: { keyword: 'id-4' } })).data.list[0].name).toBe('Case 4');
@@ -66,19 +95,39 @@ describe('cases', () => {
       expect([anna2.data.total, names(anna2)]).toEqual([3, ['Case 1']]);
       const anna3 = await h2.call('case/list', { token: t, body: { keyword: 'anna', pageNum: 3, pageSize: 2 } });
       expect([anna3.data.total, names(anna3)]).toEqual([3, []]);
-      const byPatient = await h2.call('case/list', { token: t, body: { keyword: 'anna', sortField: 'patientName', sortOrder: 'asc' } });
-      expect(byPatient.data.list.map((c: { patientName: string }) => c.patientName)).toEqual(['Anna 1', 'Anna 3', 'Anna 5']);
+      const byPatient = await h2.call('case/list', {
+        token: t,
+        body: { keyword: 'anna', sortField: 'patientName', sortOrder: 'asc' },
+      });
+      expect(byPatient.data.list.map((c: { patientName: string }) => c.patientName)).toEqual([
+        'Anna 1',
+        'Anna 3',
+        'Anna 5',
+      ]);
       const veneer = await h2.call('case/list', { token: t, body: { keyword: 'anna', treatment: 'Veneer' } });
       expect([veneer.data.total, names(veneer)]).toEqual([1, ['Case 1']]);
       expect((await h2.call('case/list', { token: t, body: { keyword: 'id' } })).data.total).toBe(7);
       // A case whose name and ID both match is one hit.
-      await h2.call('case/create', { token: t, body: { name: 'Case 7', patientName: 'Idris 7', patientId: 'ID-7', scanDate: '2026-11-08T10:00:00Z', treatments: ['Crown'] } });
+      await h2.call('case/create', {
+        token: t,
+        body: {
+          name: 'Case 7',
+          patientName: 'Idris 7',
+          patientId: 'ID-7',
+          scanDate: '2026-11-08T10:00:00Z',
+          treatments: ['Crown'],
+        },
+      });
       const both = await h2.call('case/list', { token: t, body: { keyword: 'id', pageSize: 2 } });
       expect([both.data.total, names(both)]).toEqual([8, ['Case 7', 'Case 6']]);
       await h2.call('case/delete', { token: t, body: { caseCodes: [both.data.list[0].caseCode] } });
       expect((await h2.call('case/list', { token: t, body: { treatment: 'Veneer' } })).data.total).toBe(3);
-      expect((await h2.call('case/list', { token: t, body: { dentistId: dentist } })).data.list[0].dentist.name).toBe('Dr. Weiss');
-      expect((await h2.call('case/list', { token: t, body: { dateFrom: '2026-11-03', dateTo: '2026-11-04' } })).data.total).toBe(2);
+      expect((await h2.call('case/list', { token: t, body: { dentistId: dentist } })).data.list[0].dentist.name).toBe(
+        'Dr. Weiss',
+      );
+      expect(
+        (await h2.call('case/list', { token: t, body: { dateFrom: '2026-11-03', dateTo: '2026-11-04' } })).data.total,
+      ).toBe(2);
       expect((await h2.call('case/list', { token: t, body: { status: 'uploaded' } })).data.total).toBe(0);
       expect((await h2.call('case/list', { token: t, body: { sortField: 'age' } })).data.field).toBe('sortField');
       expect((await h2.call('case/list', { token: t, body: { pageSize: 1000 } })).data.field).toBe('pageSize');
@@ -103,9 +152,9 @@ describe('cases', () => {
   it('purges binned cases after the retention period', async () => {
     const c = (await newCase()).data.caseCode;
     await h.call('case/delete', { token, body: { caseCodes: [c] } });
-    expect((await h.app.maintenance()).purgedCases).toBe(0);
+    expect(await h.app.housekeeping.run('recycleBinPurge')).toEqual({ purged: 0, failed: 0 });
     await h.db.query(`UPDATE cases SET deleted_at = now() - interval '31 days' WHERE code = $1`, [c]);
-    expect((await h.app.maintenance()).purgedCases).toBe(1);
+    expect(await h.app.housekeeping.run('recycleBinPurge')).toEqual({ purged: 1, failed: 0 });
     expect(await h.db.query('SELECT 1 FROM cases WHERE code = $1', [c])).toHaveLength(0);
   });
 
@@ -113,12 +162,19 @@ describe('cases', () => {
     const c = (await newCase()).data.caseCode;
     const before = await snapshot(h.db);
     for (const [path, body] of [
-      ['case/detail', { caseCode: c }], ['case/update', { caseCode: c, name: 'x', patientName: 'y' }], ['case/delete', { caseCodes: [c] }],
-      ['case/restore', { caseCodes: [c] }], ['case/purge', { caseCodes: [c] }],
+      ['case/detail', { caseCode: c }],
+      ['case/update', { caseCode: c, name: 'x', patientName: 'y' }],
+      ['case/delete', { caseCodes: [c] }],
+      ['case/restore', { caseCodes: [c] }],
+      ['case/purge', { caseCodes: [c] }],
     ] as const) {
       expect((await h.call(path, { token: other, body })).code, path).toBe(404);
     }
-    expect((await h.call('case/list', { token: other, body: {} })).data.list.some((x: { caseCode: string }) => x.caseCode === c)).toBe(false);
+    expect(
+      (await h.call('case/list', { token: other, body: {} })).data.list.some(
+        (x: { caseCode: string }) => x.caseCode === c,
+      ),
+    ).toBe(false);
     expect(await snapshot(h.db)).toBe(before);
   });
 
@@ -139,11 +195,16 @@ describe('dentists', () => {
     expect(empty.msg).toContain('Please enter a name.');
     // Another organization may use the same name.
     expect((await h.call('dentist/save', { token: other, body: { name: 'Dr. Lang' } })).code).toBe(200);
-    expect((await h.call('dentist/save', { token: other, body: { id: first.data.id, name: 'Stolen' } })).code).toBe(404);
+    expect((await h.call('dentist/save', { token: other, body: { id: first.data.id, name: 'Stolen' } })).code).toBe(
+      404,
+    );
     expect((await h.call('dentist/delete', { token: other, body: { id: first.data.id } })).code).toBe(404);
     const c = (await newCase({ dentistId: first.data.id })).data;
     expect(c.dentist.name).toBe('Dr. Lang');
-    expect((await h.call('dentist/list', { token, body: {} })).data.list[0]).toMatchObject({ name: 'Dr. Lang', caseCount: 1 });
+    expect((await h.call('dentist/list', { token, body: {} })).data.list[0]).toMatchObject({
+      name: 'Dr. Lang',
+      caseCount: 1,
+    });
     expect((await h.call('dentist/delete', { token, body: { id: first.data.id } })).code).toBe(200);
     expect((await h.call('case/detail', { token, body: { caseCode: c.caseCode } })).data.dentist).toBeNull();
   });

@@ -42,7 +42,9 @@ function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
 }
 
 async function caseWith(name: string, files: Array<[Buffer, string]>) {
-  const caseCode = (await h.call('case/create', { token, body: { name, patientName: 'Eva Lind', treatments: ['Crown'] } })).data.caseCode as string;
+  const caseCode = (
+    await h.call('case/create', { token, body: { name, patientName: 'Eva Lind', treatments: ['Crown'] } })
+  ).data.caseCode as string;
   for (const [bytes, filename] of files) await tusUpload(base, token, bytes, { caseCode, filename });
   return caseCode;
 }
@@ -51,7 +53,10 @@ describe('exports', () => {
   it('packs one folder per case with a summary and the chosen types, and streams the zip', async () => {
     const upper = binaryStl(3000, 1);
     const lower = binaryStl(2000, 2);
-    const a = await caseWith('Upper crown', [[upper, 'upper.stl'], [PNG, 'photo.png']]);
+    const a = await caseWith('Upper crown', [
+      [upper, 'upper.stl'],
+      [PNG, 'photo.png'],
+    ]);
     const b = await caseWith('Lower crown', [[lower, 'lower.stl']]);
     const created = await h.call('export/create', { token, body: { caseCodes: [a, b], types: ['stl', 'png'] } });
     expect(created.data).toMatchObject({ status: 0, progress: 0, downloadUrl: null });
@@ -63,23 +68,32 @@ describe('exports', () => {
     expect(res.headers.get('content-type')).toBe('application/zip');
     const entries = await zipEntries(Buffer.from(await res.arrayBuffer()));
     expect([...entries.keys()].sort()).toEqual([
-      'Eva Lind - Lower crown/case.txt', 'Eva Lind - Lower crown/lower.stl', 'Eva Lind - Upper crown/case.txt', 'Eva Lind - Upper crown/photo.png',
+      'Eva Lind - Lower crown/case.txt',
+      'Eva Lind - Lower crown/lower.stl',
+      'Eva Lind - Upper crown/case.txt',
+      'Eva Lind - Upper crown/photo.png',
       'Eva Lind - Upper crown/upper.stl',
     ]);
     // Scans are deflated; an image, compressed already, is stored as it is.
-    expect([methods.get('Eva Lind - Upper crown/upper.stl'), methods.get('Eva Lind - Upper crown/photo.png')]).toEqual([8, 0]);
+    expect([methods.get('Eva Lind - Upper crown/upper.stl'), methods.get('Eva Lind - Upper crown/photo.png')]).toEqual([
+      8, 0,
+    ]);
     expect(Buffer.compare(entries.get('Eva Lind - Upper crown/photo.png')!, PNG)).toBe(0);
     expect(Buffer.compare(entries.get('Eva Lind - Upper crown/upper.stl')!, upper)).toBe(0);
     expect(entries.get('Eva Lind - Upper crown/case.txt')!.toString()).toContain('Patient: Eva Lind');
     // The link is signed: tampering is refused.
-    expect((await (await fetch(`${base}${url.pathname}?exp=${url.searchParams.get('exp')}&sig=${'A'.repeat(43)}`)).json()).code).toBe(2021);
+    expect(
+      (await (await fetch(`${base}${url.pathname}?exp=${url.searchParams.get('exp')}&sig=${'A'.repeat(43)}`)).json())
+        .code,
+    ).toBe(2021);
   });
 
   it('answers no file (3) and no required file (4)', async () => {
     const empty = await caseWith('Nothing yet', []);
     const photos = await caseWith('Photos only', [[PNG, 'smile.png']]);
     const e1 = (await h.call('export/create', { token, body: { caseCodes: [empty], types: ['stl'] } })).data.exportCode;
-    const e2 = (await h.call('export/create', { token, body: { caseCodes: photos, types: 'stl,ply' } })).data.exportCode;
+    const e2 = (await h.call('export/create', { token, body: { caseCodes: photos, types: 'stl,ply' } })).data
+      .exportCode;
     await h.app.platform.jobs.drain();
     expect((await h.call('export/status', { token, body: { exportCode: e1 } })).data.status).toBe(3);
     expect((await h.call('export/status', { token, body: { exportCode: e2 } })).data.status).toBe(4);
@@ -87,10 +101,16 @@ describe('exports', () => {
 
   it("exports nothing of another organization's cases", async () => {
     const mine = await caseWith('Private', [[PNG, 'p.png']]);
-    expect((await h.call('export/create', { token: other, body: { caseCodes: [mine], types: ['png'] } })).code).toBe(404);
+    expect((await h.call('export/create', { token: other, body: { caseCodes: [mine], types: ['png'] } })).code).toBe(
+      404,
+    );
     const e = (await h.call('export/create', { token, body: { caseCodes: [mine], types: ['png'] } })).data.exportCode;
     expect((await h.call('export/status', { token: other, body: { exportCode: e } })).code).toBe(404);
-    expect((await h.call('export/create', { token, body: { caseCodes: [mine], types: ['exe'] } })).data.field).toMatch(/^types/);
-    expect((await h.call('export/create', { token, body: { caseCodes: [], types: ['png'] } })).data.field).toBe('caseCodes');
+    expect((await h.call('export/create', { token, body: { caseCodes: [mine], types: ['exe'] } })).data.field).toMatch(
+      /^types/,
+    );
+    expect((await h.call('export/create', { token, body: { caseCodes: [], types: ['png'] } })).data.field).toBe(
+      'caseCodes',
+    );
   });
 });

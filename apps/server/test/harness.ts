@@ -42,7 +42,10 @@ export interface Harness {
   db: Db;
   config: Config;
   /** POST (or GET) to /api/v2/<path>; JSON body unless `form` is given. */
-  call: (path: string, opts?: CallOptions) => Promise<{ status: number; code: number; msg: string; data: any; headers: Record<string, unknown> }>;
+  call: (
+    path: string,
+    opts?: CallOptions,
+  ) => Promise<{ status: number; code: number; msg: string; data: any; headers: Record<string, unknown> }>;
   close: () => Promise<void>;
   /** Starts listening on a free loopback port (for protocol clients such as tus); answers the base URL. */
   listen: () => Promise<string>;
@@ -56,17 +59,26 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  /** `webDir`: serve a built web app from this folder, as the production server does. */
+  options: { webDir?: string } = {},
+): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-test-'));
   const config = loadConfig(
     {
-      NODE_ENV: 'test', PUBLIC_URL: 'http://portal.test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', JWT_SECRET: randomBytes(32).toString('hex'),
-      DATA_DIR: dataDir, ...env,
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'http://portal.test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      ...env,
     },
     { persistSecret: false },
   );
   const db = await freshDb();
-  const app = await buildApp({ config, db, serveWeb: false, logger: false });
+  const app = await buildApp({ config, db, serveWeb: Boolean(options.webDir), webDir: options.webDir, logger: false });
   await app.ready();
   const call: Harness['call'] = async (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -81,16 +93,62 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
       payload = JSON.stringify(opts.body);
     }
     const res = await app.inject({ method: opts.method ?? 'POST', url: `/api/v2/${path}`, headers, payload });
-    const json = res.headers['content-type']?.toString().includes('json') ? res.json() : { code: 0, msg: '', data: res.body };
+    const isJson = res.headers['content-type']?.toString().includes('json');
+    const json = isJson ? res.json() : { code: 0, msg: '', data: res.body };
+    if (isJson) assertDocumented(app, opts.method ?? 'POST', path, res.statusCode, json.code);
     return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
   };
   let baseUrl: string | undefined;
   const listen = async () => (baseUrl ??= await app.listen({ port: 0, host: '127.0.0.1' }));
-  return { app, db, config, call, listen, close: async () => {
-    await app.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  } };
+  return {
+    app,
+    db,
+    config,
+    call,
+    listen,
+    close: async () => {
+      await app.close();
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface DocumentedAnswers {
+  route: RegExp;
+  method: string;
+  statuses: string[];
+  codes: number[];
+}
+const documentedAnswers = new WeakMap<Harness['app'], DocumentedAnswers[]>();
+
+/**
+ * Every answer a test gets through `call` must be one the OpenAPI document lists for that call: its HTTP
+ * status, and its catalogue code in the operation's `x-codes`. So the suite checks the documented errors.
+ */
+export function assertDocumented(app: Harness['app'], method: string, path: string, status: number, code: number) {
+  let answers = documentedAnswers.get(app);
+  if (!answers) {
+    const doc = app.swagger() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; 'x-codes': number[] }>>;
+    };
+    answers = Object.entries(doc.paths).flatMap(([template, item]) =>
+      Object.entries(item).map(([m, operation]) => ({
+        route: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        method: m.toUpperCase(),
+        statuses: Object.keys(operation.responses),
+        codes: [200, ...operation['x-codes']],
+      })),
+    );
+    documentedAnswers.set(app, answers);
+  }
+  const url = `/api/v2/${path.split('?')[0]}`;
+  const operation = answers.find((a) => a.method === method && a.route.test(url));
+  if (!operation) return;
+  if (!operation.statuses.includes(String(status)) || !operation.codes.includes(code))
+    throw new Error(
+      `${method} ${url} answered HTTP ${status} with code ${code}, which its OpenAPI operation does not list`,
+    );
 }
 
 let seq = 0;
@@ -98,25 +156,51 @@ let seq = 0;
 export async function createUser(
   db: Db,
   opts: {
-    orgType?: number; status?: number; reviewStatus?: number; orgStatus?: number; account?: string; email?: string; phone?: string;
-    forceChangePassword?: boolean; password?: string; language?: string; agreementsRead?: boolean;
+    orgType?: number;
+    status?: number;
+    reviewStatus?: number;
+    orgStatus?: number;
+    account?: string;
+    email?: string;
+    phone?: string;
+    forceChangePassword?: boolean;
+    password?: string;
+    language?: string;
+    agreementsRead?: boolean;
   } = {},
 ) {
   seq += 1;
   const orgType = opts.orgType ?? OrgType.Clinic;
   const account = opts.account ?? `user${seq}${randomBytes(2).toString('hex')}`;
   const email = opts.email ?? `${account}@example.test`;
-  const roleCode = { 1: 'super_admin', 2: 'clinic_admin', 3: 'lab_admin', 4: 'dealer_admin', 5: 'oem_admin' }[orgType] ?? 'clinic_admin';
+  const roleCode =
+    { 1: 'super_admin', 2: 'clinic_admin', 3: 'lab_admin', 4: 'dealer_admin', 5: 'oem_admin' }[orgType] ??
+    'clinic_admin';
   const organizationId = await organizationsRepository.insert(db, {
-    code: newCode('org'), name: `Org ${account}`, type: orgType, region: 'us', reviewStatus: opts.reviewStatus ?? ReviewStatus.Approved,
-    language: opts.language ?? 'en', email,
+    code: newCode('org'),
+    name: `Org ${account}`,
+    type: orgType,
+    region: 'us',
+    reviewStatus: opts.reviewStatus ?? ReviewStatus.Approved,
+    language: opts.language ?? 'en',
+    email,
   });
-  if (opts.orgStatus) await db.query('UPDATE organizations SET status = $2 WHERE id = $1', [organizationId, opts.orgStatus]);
+  if (opts.orgStatus)
+    await db.query('UPDATE organizations SET status = $2 WHERE id = $1', [organizationId, opts.orgStatus]);
   const [role] = await db.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [roleCode]);
   const userId = await usersRepository.insert(db, {
-    userCode: newCode('u'), account, email, phone: opts.phone ?? null, displayName: `User ${account}`, organizationId, roleId: Number(role!.id),
-    status: opts.status ?? UserStatus.Activated, isOrgAdmin: true, language: opts.language ?? 'en',
-    passwordHash: await hashPassword(opts.password ?? PASSWORD), forceChangePassword: opts.forceChangePassword ?? false,
+    userCode: newCode('u'),
+    account,
+    email,
+    phone: opts.phone ?? null,
+    displayName: `User ${account}`,
+    organizationId,
+    roleId: Number(role!.id),
+    status: opts.status ?? UserStatus.Activated,
+    isOrgAdmin: true,
+    language: opts.language ?? 'en',
+    passwordHash: await hashPassword(opts.password ?? PASSWORD),
+    forceChangePassword: opts.forceChangePassword ?? false,
   });
   if (opts.agreementsRead !== false) await agreementsRepository.markRead(db, userId, [...AGREEMENT_TYPES]);
   return { userId, organizationId, account, email };
@@ -130,7 +214,16 @@ export async function login(h: Harness, account: string, password = PASSWORD, sa
 
 /** A snapshot of the tables a bad request must leave untouched. */
 export async function snapshot(db: Db) {
-  const tables = ['organizations', 'users', 'sessions', 'refresh_tokens', 'email_tokens', 'mail_outbox', 'agreement_read_logs', 'login_failures'];
+  const tables = [
+    'organizations',
+    'users',
+    'sessions',
+    'refresh_tokens',
+    'email_tokens',
+    'mail_outbox',
+    'agreement_read_logs',
+    'login_failures',
+  ];
   const out: Record<string, unknown> = {};
   for (const t of tables) out[t] = await db.query(`SELECT * FROM ${t} ORDER BY 1`);
   return JSON.stringify(out);
@@ -138,7 +231,10 @@ export async function snapshot(db: Db) {
 
 /** The link a mail in the outbox carries, by purpose path (e.g. /email-verify/). */
 export async function linkFromOutbox(db: Db, to: string, pathPart: string): Promise<string> {
-  const rows = await db.query<{ body_text: string }>(`SELECT body_text FROM mail_outbox WHERE lower(to_address) = lower($1) ORDER BY id DESC`, [to]);
+  const rows = await db.query<{ body_text: string }>(
+    `SELECT body_text FROM mail_outbox WHERE lower(to_address) = lower($1) ORDER BY id DESC`,
+    [to],
+  );
   for (const r of rows) {
     const m = r.body_text.match(new RegExp(`https?://\\S*${pathPart}([A-Za-z0-9_-]+)`));
     if (m) return m[1]!;

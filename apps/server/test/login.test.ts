@@ -51,14 +51,27 @@ describe('login', () => {
     expect(need.code).toBe(1010);
     expect(need.data.captchaRequired).toBe(true);
     const init = await h.call('common/captcha/init', { method: 'GET' });
-    const wrong = await h.call('login', { body: { account: u.account, password: PASSWORD, captchaId: init.data.captchaId, captchaCode: 'zzzz' } });
+    const wrong = await h.call('login', {
+      body: { account: u.account, password: PASSWORD, captchaId: init.data.captchaId, captchaCode: 'zzzz' },
+    });
     expect(wrong.code).toBe(3002);
     // A captcha answers one attempt only.
     const init2 = await h.call('common/captcha/init', { method: 'GET' });
-    const [row] = await h.db.query<{ answer: string }>('SELECT answer FROM captchas WHERE id = $1', [init2.data.captchaId]);
-    const right = await h.call('login', { body: { account: u.account, password: PASSWORD, captchaId: init2.data.captchaId, captchaCode: row!.answer.toUpperCase() } });
+    const [row] = await h.db.query<{ answer: string }>('SELECT answer FROM captchas WHERE id = $1', [
+      init2.data.captchaId,
+    ]);
+    const right = await h.call('login', {
+      body: {
+        account: u.account,
+        password: PASSWORD,
+        captchaId: init2.data.captchaId,
+        captchaCode: row!.answer.toUpperCase(),
+      },
+    });
     expect(right.code).toBe(200);
-    const reused = await h.call('login', { body: { account: u.account, password: PASSWORD, captchaId: init2.data.captchaId, captchaCode: row!.answer } });
+    const reused = await h.call('login', {
+      body: { account: u.account, password: PASSWORD, captchaId: init2.data.captchaId, captchaCode: row!.answer },
+    });
     expect(reused.code).toBe(200); // counter was reset by the success: no captcha needed any more
   });
 
@@ -66,8 +79,12 @@ describe('login', () => {
     const u = await createUser(h.db);
     await h.db.query('INSERT INTO login_failures (user_id, failures) VALUES ($1, 9)', [u.userId]);
     const init = await h.call('common/captcha/init', { method: 'GET' });
-    const [row] = await h.db.query<{ answer: string }>('SELECT answer FROM captchas WHERE id = $1', [init.data.captchaId]);
-    const tenth = await h.call('login', { body: { account: u.account, password: 'Wrong#1234', captchaId: init.data.captchaId, captchaCode: row!.answer } });
+    const [row] = await h.db.query<{ answer: string }>('SELECT answer FROM captchas WHERE id = $1', [
+      init.data.captchaId,
+    ]);
+    const tenth = await h.call('login', {
+      body: { account: u.account, password: 'Wrong#1234', captchaId: init.data.captchaId, captchaCode: row!.answer },
+    });
     expect(tenth.code).toBe(1075);
     const locked = await h.call('login', { body: { account: u.account, password: PASSWORD } });
     expect([locked.status, locked.code]).toEqual([429, 1075]);
@@ -103,7 +120,8 @@ describe('login rate limit per address', () => {
     const limited = await createHarness({ LOGIN_RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await limited.call('login', { body: { account: 'ghost', password: 'x' } })).status);
+      for (let i = 0; i < 5; i++)
+        codes.push((await limited.call('login', { body: { account: 'ghost', password: 'x' } })).status);
       expect(codes.slice(0, 3)).toEqual([400, 400, 400]);
       expect(codes.slice(3)).toEqual([429, 429]);
       const res = await limited.call('login', { body: { account: 'ghost', password: 'x' } });

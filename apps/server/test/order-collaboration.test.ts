@@ -5,7 +5,10 @@ import { newCode } from '../src/platform/crypto.js';
 import { createHarness, createUser, login, type Harness } from './harness.js';
 
 // A 1×1 PNG: real image bytes for content checks.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let h: Harness;
 let base: string;
@@ -20,10 +23,17 @@ let otherPartnerCode: string;
 async function side(orgType: number, language = 'en'): Promise<Side> {
   const u = await createUser(h.db, { orgType, language });
   const [org] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [u.organizationId]);
-  return { token: (await login(h, u.account)).accessToken, userId: u.userId, organizationId: u.organizationId, code: org!.code, email: u.email };
+  return {
+    token: (await login(h, u.account)).accessToken,
+    userId: u.userId,
+    organizationId: u.organizationId,
+    code: org!.code,
+    email: u.email,
+  };
 }
 async function partner(c: Side, l: Side) {
-  const code = (await h.call('partner/apply', { token: c.token, body: { organizationCode: l.code } })).data.partnerCode as string;
+  const code = (await h.call('partner/apply', { token: c.token, body: { organizationCode: l.code } })).data
+    .partnerCode as string;
   await h.call('partner/accept', { token: l.token, body: { partnerCode: code } });
   return code;
 }
@@ -32,25 +42,44 @@ async function newCase(name = 'Crown case', patientName = 'Greta Lund') {
 }
 const crown = { number: 16, shade: 'A2', material: 'Zirconia', method: 'screwRetained' };
 async function send(caseCodes: string[], over: Record<string, unknown> = {}) {
-  return h.call('order/create', { token: clinic.token, body: { caseCodes, partnerCode, orderType: 'restoration', workTypes: ['Crown'], teeth: [crown], ...over } });
+  return h.call('order/create', {
+    token: clinic.token,
+    body: { caseCodes, partnerCode, orderType: 'restoration', workTypes: ['Crown'], teeth: [crown], ...over },
+  });
 }
-const act = (s: Side, orderCodes: string[], action: string, extra: Record<string, unknown> = {}) => h.call('order/action', { token: s.token, body: { orderCodes, action, ...extra } });
-const count = async (sql: string, params: unknown[] = []) => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
+const act = (s: Side, orderCodes: string[], action: string, extra: Record<string, unknown> = {}) =>
+  h.call('order/action', { token: s.token, body: { orderCodes, action, ...extra } });
+const count = async (sql: string, params: unknown[] = []) =>
+  (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
 async function upload(s: Side, orderCode: string | null, files: { name: string; bytes: Buffer }[]) {
   const form = new FormData();
   if (orderCode !== null) form.append('orderCode', orderCode);
   for (const f of files) form.append('file', new Blob([new Uint8Array(f.bytes)]), f.name);
-  const res = await fetch(`${base}/api/v2/order/save_attachments`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
-  return (await res.json()) as { code: number; msg: string; data: { list: { code: string; name: string; size: number; mine: boolean }[] } };
+  const res = await fetch(`${base}/api/v2/order/save_attachments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.token}` },
+    body: form,
+  });
+  return (await res.json()) as {
+    code: number;
+    msg: string;
+    data: { list: { code: string; name: string; size: number; mine: boolean }[] };
+  };
 }
 /** Mails are sent after the change commits; wait for them to reach the outbox. */
 async function mailsTo(email: string, expected: number) {
   for (let i = 0; i < 50; i++) {
-    const rows = await h.db.query<{ subject: string; body_text: string; language: string }>('SELECT subject, body_text, language FROM mail_outbox WHERE to_address = $1 ORDER BY id', [email]);
+    const rows = await h.db.query<{ subject: string; body_text: string; language: string }>(
+      'SELECT subject, body_text, language FROM mail_outbox WHERE to_address = $1 ORDER BY id',
+      [email],
+    );
     if (rows.length >= expected) return rows;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return h.db.query<{ subject: string; body_text: string; language: string }>('SELECT subject, body_text, language FROM mail_outbox WHERE to_address = $1 ORDER BY id', [email]);
+  return h.db.query<{ subject: string; body_text: string; language: string }>(
+    'SELECT subject, body_text, language FROM mail_outbox WHERE to_address = $1 ORDER BY id',
+    [email],
+  );
 }
 
 beforeAll(async () => {
@@ -67,10 +96,20 @@ afterAll(() => h.close());
 
 describe('required prescription fields', () => {
   it('block an order that lacks what the laboratory requires, naming the fields, and change nothing', async () => {
-    expect((await h.call('order/saveRequiredFields', { token: lab.token, body: { rules: [{ workType: 'Crown', fields: ['shade', 'material'] }] } })).code).toBe(200);
+    expect(
+      (
+        await h.call('order/saveRequiredFields', {
+          token: lab.token,
+          body: { rules: [{ workType: 'Crown', fields: ['shade', 'material'] }] },
+        })
+      ).code,
+    ).toBe(200);
     expect((await h.call('order/saveRequiredFields', { token: clinic.token, body: { rules: [] } })).code).toBe(1002);
     const rules = await h.call('order/requiredFields', { token: clinic.token, body: { partnerCode } });
-    expect(rules.data).toEqual({ labName: expect.any(String), rules: [{ workType: 'Crown', fields: ['shade', 'material'] }] });
+    expect(rules.data).toEqual({
+      labName: expect.any(String),
+      rules: [{ workType: 'Crown', fields: ['shade', 'material'] }],
+    });
 
     const caseCode = await newCase();
     const orders = await count('orders');
@@ -85,7 +124,14 @@ describe('required prescription fields', () => {
     // Other work types and other labs are free; a complete prescription goes through.
     expect((await send([await newCase()], { workTypes: ['StudyModel'], teeth: [] })).code).toBe(200);
     expect((await send([caseCode])).code).toBe(200);
-    expect((await h.call('order/saveRequiredFields', { token: lab.token, body: { rules: [{ workType: 'Crown', fields: ['nope'] }] } })).code).toBe(400);
+    expect(
+      (
+        await h.call('order/saveRequiredFields', {
+          token: lab.token,
+          body: { rules: [{ workType: 'Crown', fields: ['nope'] }] },
+        })
+      ).code,
+    ).toBe(400);
   });
 });
 
@@ -108,21 +154,55 @@ describe('device limit types', () => {
     const refused = await send([designated.caseCode]);
     expect(refused.code).toBe(2038);
     expect(refused.msg).toContain(`Scan ${designated.serial}`);
-    expect((await h.call('equipment/saveDesignatedLabs', { token: clinic.token, body: { serialNumber: designated.serial, labCodes: [clinic.code] } })).code).toBe(2041);
-    expect((await h.call('equipment/saveDesignatedLabs', { token: stranger.token, body: { serialNumber: designated.serial, labCodes: [lab.code] } })).code).toBe(404);
-    expect((await h.call('equipment/saveDesignatedLabs', { token: clinic.token, body: { serialNumber: designated.serial, labCodes: [lab.code] } })).code).toBe(200);
-    expect((await h.call('equipment/listDesignatedLabs', { token: clinic.token, body: { serialNumber: designated.serial } })).data.list.map((l: { code: string }) => l.code)).toEqual([lab.code]);
+    expect(
+      (
+        await h.call('equipment/saveDesignatedLabs', {
+          token: clinic.token,
+          body: { serialNumber: designated.serial, labCodes: [clinic.code] },
+        })
+      ).code,
+    ).toBe(2041);
+    expect(
+      (
+        await h.call('equipment/saveDesignatedLabs', {
+          token: stranger.token,
+          body: { serialNumber: designated.serial, labCodes: [lab.code] },
+        })
+      ).code,
+    ).toBe(404);
+    expect(
+      (
+        await h.call('equipment/saveDesignatedLabs', {
+          token: clinic.token,
+          body: { serialNumber: designated.serial, labCodes: [lab.code] },
+        })
+      ).code,
+    ).toBe(200);
+    expect(
+      (
+        await h.call('equipment/listDesignatedLabs', { token: clinic.token, body: { serialNumber: designated.serial } })
+      ).data.list.map((l: { code: string }) => l.code),
+    ).toEqual([lab.code]);
     expect((await send([designated.caseCode])).code).toBe(200);
     // Designated for `lab`, so the other laboratory is still refused.
     const again = await deviceCase(1, oem.organizationId);
-    await h.call('equipment/saveDesignatedLabs', { token: clinic.token, body: { serialNumber: again.serial, labCodes: [lab.code] } });
+    await h.call('equipment/saveDesignatedLabs', {
+      token: clinic.token,
+      body: { serialNumber: again.serial, labCodes: [lab.code] },
+    });
     expect((await send([again.caseCode], { partnerCode: otherPartnerCode })).code).toBe(2038);
 
     const certified = await deviceCase(2, oem.organizationId);
     expect((await send([certified.caseCode])).code).toBe(2039);
-    expect((await h.call('equipment/saveCertifiedLabs', { token: clinic.token, body: { labCodes: [lab.code] } })).code).toBe(1002);
-    expect((await h.call('equipment/saveCertifiedLabs', { token: oem.token, body: { labCodes: [lab.code] } })).code).toBe(200);
-    expect((await h.call('equipment/listCertifiedLabs', { token: oem.token })).data.list).toEqual([{ code: lab.code, name: expect.any(String) }]);
+    expect(
+      (await h.call('equipment/saveCertifiedLabs', { token: clinic.token, body: { labCodes: [lab.code] } })).code,
+    ).toBe(1002);
+    expect(
+      (await h.call('equipment/saveCertifiedLabs', { token: oem.token, body: { labCodes: [lab.code] } })).code,
+    ).toBe(200);
+    expect((await h.call('equipment/listCertifiedLabs', { token: oem.token })).data.list).toEqual([
+      { code: lab.code, name: expect.any(String) },
+    ]);
     expect((await send([certified.caseCode])).code).toBe(200);
 
     const free = await deviceCase(3, oem.organizationId);
@@ -146,29 +226,63 @@ describe('attachments and the case files through the order', () => {
     expect(labSaved.code).toBe(200);
     // Several files in one request, larger than the plugin's 5 MB default (a PNG with trailing bytes).
     const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
-    const several = await upload(lab, orderCode, [{ name: 'big.png', bytes: big }, { name: 'small.png', bytes: PNG }]);
+    const several = await upload(lab, orderCode, [
+      { name: 'big.png', bytes: big },
+      { name: 'small.png', bytes: PNG },
+    ]);
     expect(several.code).toBe(200);
-    expect(several.data.list.map((a) => [a.name, a.size])).toEqual([['big.png', big.length], ['small.png', PNG.length]]);
-    const tooBig = await upload(lab, orderCode, [{ name: 'huge.png', bytes: Buffer.concat([PNG, Buffer.alloc(21 * 1024 * 1024)]) }]);
+    expect(several.data.list.map((a) => [a.name, a.size])).toEqual([
+      ['big.png', big.length],
+      ['small.png', PNG.length],
+    ]);
+    const tooBig = await upload(lab, orderCode, [
+      { name: 'huge.png', bytes: Buffer.concat([PNG, Buffer.alloc(21 * 1024 * 1024)]) },
+    ]);
     expect(tooBig.code).toBe(2025);
 
     const seen = (await h.call('order/detail', { token: lab.token, body: { orderCode } })).data.attachments;
-    expect(seen.map((a: { name: string; mine: boolean }) => [a.name, a.mine])).toEqual([['photo.png', false], ['note.png', true], ['big.png', true], ['small.png', true]]);
-    const link = await h.call('order/attachmentLink', { token: lab.token, body: { attachmentCode: saved.data.list[0]!.code } });
-    const downloaded = Buffer.from(await (await fetch(link.data.url.replace('http://portal.test', base))).arrayBuffer());
+    expect(seen.map((a: { name: string; mine: boolean }) => [a.name, a.mine])).toEqual([
+      ['photo.png', false],
+      ['note.png', true],
+      ['big.png', true],
+      ['small.png', true],
+    ]);
+    const link = await h.call('order/attachmentLink', {
+      token: lab.token,
+      body: { attachmentCode: saved.data.list[0]!.code },
+    });
+    const downloaded = Buffer.from(
+      await (await fetch(link.data.url.replace('http://portal.test', base))).arrayBuffer(),
+    );
     expect(downloaded.equals(PNG)).toBe(true);
-    expect((await h.call('order/attachmentLink', { token: stranger.token, body: { attachmentCode: saved.data.list[0]!.code } })).code).toBe(404);
-    expect((await fetch(link.data.url.replace('http://portal.test', base).replace(/sig=[^&]+/, 'sig=forgedforgedforged'))).status).toBe(404);
+    expect(
+      (
+        await h.call('order/attachmentLink', {
+          token: stranger.token,
+          body: { attachmentCode: saved.data.list[0]!.code },
+        })
+      ).code,
+    ).toBe(404);
+    expect(
+      (await fetch(link.data.url.replace('http://portal.test', base).replace(/sig=[^&]+/, 'sig=forgedforgedforged')))
+        .status,
+    ).toBe(404);
 
     // Refused uploads store nothing and do not touch usage.
-    const usage = await h.db.query('SELECT used_bytes FROM storage_accounts WHERE organization_id = $1', [clinic.organizationId]);
+    const usage = await h.db.query('SELECT used_bytes FROM storage_accounts WHERE organization_id = $1', [
+      clinic.organizationId,
+    ]);
     const attachments = await count('order_attachments');
-    expect((await upload(clinic, orderCode, [{ name: 'fake.png', bytes: Buffer.from('not a png at all') }])).code).toBe(2026);
+    expect((await upload(clinic, orderCode, [{ name: 'fake.png', bytes: Buffer.from('not a png at all') }])).code).toBe(
+      2026,
+    );
     expect((await upload(clinic, orderCode, [{ name: 'script.exe', bytes: PNG }])).code).toBe(2024);
     expect((await upload(stranger, orderCode, [{ name: 'photo.png', bytes: PNG }])).code).toBe(404);
     expect((await upload(clinic, null, [{ name: 'photo.png', bytes: PNG }])).code).toBe(400);
     expect(await count('order_attachments')).toBe(attachments);
-    expect(await h.db.query('SELECT used_bytes FROM storage_accounts WHERE organization_id = $1', [clinic.organizationId])).toEqual(usage);
+    expect(
+      await h.db.query('SELECT used_bytes FROM storage_accounts WHERE organization_id = $1', [clinic.organizationId]),
+    ).toEqual(usage);
   });
 
   it("gives the laboratory the case's files and download grants, and a stranger nothing", async () => {
@@ -197,40 +311,79 @@ describe('messages and notifications', () => {
 
     expect((await h.call('msg/send', { token: clinic.token, body: { orderCode, content: '   ' } })).code).toBe(2040);
     expect((await h.call('msg/send', { token: stranger.token, body: { orderCode, content: 'hi' } })).code).toBe(404);
-    const sent = await h.call('msg/send', { token: clinic.token, body: { orderCode, content: 'Please use a lighter shade on 16.' } });
+    const sent = await h.call('msg/send', {
+      token: clinic.token,
+      body: { orderCode, content: 'Please use a lighter shade on 16.' },
+    });
     expect(sent.data).toMatchObject({ content: 'Please use a lighter shade on 16.', mine: true });
 
     const unread = (await h.call('msg/unreadCount', { token: lab.token })).data;
     expect(unread.total).toBe(1);
-    expect(unread.counts).toEqual([{ msgType: 2, count: 1 }, { msgType: 5, count: 0 }]);
+    expect(unread.counts).toEqual([
+      { msgType: 2, count: 1 },
+      { msgType: 5, count: 0 },
+    ]);
     // The lab reads German.
     expect(unread.latest).toMatchObject({ msgType: 2, code: orderCode, read: false });
     expect(unread.latest.title).toContain('Nachricht');
     expect(unread.latest.content).toContain('Please use a lighter shade');
     expect((await h.call('order/detail', { token: lab.token, body: { orderCode } })).data.unreadMessages).toBe(1);
 
-    const thread = await h.call('msg/listMsgByOrder', { token: lab.token, body: { orderCode, pageNum: 1, pageSize: 20 } });
-    expect(thread.data.list).toEqual([expect.objectContaining({ content: 'Please use a lighter shade on 16.', mine: false })]);
+    const thread = await h.call('msg/listMsgByOrder', {
+      token: lab.token,
+      body: { orderCode, pageNum: 1, pageSize: 20 },
+    });
+    expect(thread.data.list).toEqual([
+      expect.objectContaining({ content: 'Please use a lighter shade on 16.', mine: false }),
+    ]);
     expect((await h.call('msg/unreadCount', { token: lab.token })).data.total).toBe(0);
 
     // The lab answers with an attachment.
     const att = (await upload(lab, orderCode, [{ name: 'shade.png', bytes: PNG }])).data.list[0]!;
-    const reply = await h.call('msg/send', { token: lab.token, body: { orderCode, content: 'Done, see photo.', attachmentCodes: [att.code] } });
+    const reply = await h.call('msg/send', {
+      token: lab.token,
+      body: { orderCode, content: 'Done, see photo.', attachmentCodes: [att.code] },
+    });
     expect(reply.data.attachments).toEqual([expect.objectContaining({ code: att.code, name: 'shade.png' })]);
-    expect((await h.call('msg/send', { token: lab.token, body: { orderCode, content: 'again', attachmentCodes: [att.code] } })).code).toBe(404);
-    const clinicThread = await h.call('msg/listMsgByOrder', { token: clinic.token, body: { orderCode, pageNum: 1, pageSize: 20 } });
-    expect(clinicThread.data.list.map((m: { content: string; mine: boolean }) => [m.content, m.mine])).toEqual([['Done, see photo.', false], ['Please use a lighter shade on 16.', true]]);
-    expect((await h.call('msg/listMsgByOrder', { token: stranger.token, body: { orderCode, pageNum: 1, pageSize: 20 } })).code).toBe(404);
+    expect(
+      (
+        await h.call('msg/send', {
+          token: lab.token,
+          body: { orderCode, content: 'again', attachmentCodes: [att.code] },
+        })
+      ).code,
+    ).toBe(404);
+    const clinicThread = await h.call('msg/listMsgByOrder', {
+      token: clinic.token,
+      body: { orderCode, pageNum: 1, pageSize: 20 },
+    });
+    expect(clinicThread.data.list.map((m: { content: string; mine: boolean }) => [m.content, m.mine])).toEqual([
+      ['Done, see photo.', false],
+      ['Please use a lighter shade on 16.', true],
+    ]);
+    expect(
+      (await h.call('msg/listMsgByOrder', { token: stranger.token, body: { orderCode, pageNum: 1, pageSize: 20 } }))
+        .code,
+    ).toBe(404);
   });
 
   it('tell the other side about every status change, in its language, and mark them read', async () => {
-    const codes = [(await send([await newCase()])).data.list[0].orderCode, (await send([await newCase()])).data.list[0].orderCode] as string[];
+    const codes = [
+      (await send([await newCase()])).data.list[0].orderCode,
+      (await send([await newCase()])).data.list[0].orderCode,
+    ] as string[];
     await h.call('msg/read', { token: clinic.token, body: {} });
     for (const action of ['accept', 'startProcessing', 'ready']) await act(lab, codes, action);
     await act(lab, codes, 'ship', { trackingNumber: 'DHL-777' });
-    const list = await h.call('msg/listSysMsg', { token: clinic.token, body: { pageNum: 1, pageSize: 50, msgType: 5, unreadOnly: true } });
+    const list = await h.call('msg/listSysMsg', {
+      token: clinic.token,
+      body: { pageNum: 1, pageSize: 50, msgType: 5, unreadOnly: true },
+    });
     expect(list.data.total).toBe(8);
-    expect(list.data.counts).toEqual([{ msgType: 2, count: 0 }, { msgType: 5, count: 8 }]);
+    expect(list.data.counts).toEqual([
+      { msgType: 2, count: 0 },
+      { msgType: 5, count: 8 },
+    ]);
     const shipped = list.data.list.filter((m: { title: string }) => m.title === 'Order shipped');
     expect(shipped).toHaveLength(2);
     expect(shipped[0].content).toContain('DHL-777');
@@ -267,7 +420,8 @@ describe('order mails', () => {
     expect(created.body_text).toContain('/order-management/detail/');
 
     const batch = [];
-    for (let i = 0; i < 3; i++) batch.push((await send([await newCase(`Batch ${i}`, 'Shared Patient')])).data.list[0].orderCode);
+    for (let i = 0; i < 3; i++)
+      batch.push((await send([await newCase(`Batch ${i}`, 'Shared Patient')])).data.list[0].orderCode);
     for (const a of ['accept', 'ready']) await act(lab, batch, a);
     const clinicBefore = (await mailsTo(clinic.email, 0)).length;
     await act(lab, batch, 'ship', { trackingNumber: 'UPS-1' });
@@ -284,9 +438,12 @@ describe('order mails', () => {
 
 describe('order list export', () => {
   it('exports the filtered list as xlsx and csv, hiding unshared patient names from the laboratory and neutralising formulas', async () => {
-    const hidden = (await send([await newCase('=HYPERLINK("x")', 'Nora Private')], { sharePatientName: false })).data.list[0].orderCode;
+    const hidden = (await send([await newCase('=HYPERLINK("x")', 'Nora Private')], { sharePatientName: false })).data
+      .list[0].orderCode;
     const exported = await h.app.inject({
-      method: 'POST', url: '/api/v2/order/export', headers: { authorization: `Bearer ${lab.token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/v2/order/export',
+      headers: { authorization: `Bearer ${lab.token}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ format: 'csv', sortOrder: 'desc' }),
     });
     expect(exported.headers['content-disposition']).toMatch(/attachment; filename\*=UTF-8''.+\.csv/);
@@ -299,18 +456,24 @@ describe('order list export', () => {
     expect(csv.split('\r\n')[0]).toContain('Auftrag');
 
     const xlsx = await h.app.inject({
-      method: 'POST', url: '/api/v2/order/export', headers: { authorization: `Bearer ${clinic.token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/v2/order/export',
+      headers: { authorization: `Bearer ${clinic.token}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ format: 'xlsx', status: 'pending' }),
     });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const rows: string[][] = [];
     wb.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map(String)));
-    const pending = (await h.call('order/list', { token: clinic.token, body: { pageNum: 1, pageSize: 1, status: 'pending' } })).data.total;
+    const pending = (
+      await h.call('order/list', { token: clinic.token, body: { pageNum: 1, pageSize: 1, status: 'pending' } })
+    ).data.total;
     expect(rows).toHaveLength(pending + 1);
     expect(rows.some((r) => r.includes('Nora Private'))).toBe(true);
     expect(rows.slice(1).every((r) => r[1] === 'Pending')).toBe(true);
-    expect((await h.call('order/export', { token: stranger.token, body: { format: 'csv' } })).data).not.toContain(hidden);
+    expect((await h.call('order/export', { token: stranger.token, body: { format: 'csv' } })).data).not.toContain(
+      hidden,
+    );
   });
 });
 
@@ -320,14 +483,33 @@ describe('dashboards', () => {
     const l = await side(OrgType.Lab);
     const code = await partner(d, l);
     const cases = [];
-    for (let i = 0; i < 2; i++) cases.push((await h.call('case/create', { token: d.token, body: { name: `Dash ${i}`, patientName: 'Ida' } })).data.caseCode);
-    const sent = await h.call('order/create', { token: d.token, body: { caseCodes: cases, partnerCode: code, orderType: 'restoration', workTypes: ['Crown'], teeth: [crown], sharePatientName: false } });
+    for (let i = 0; i < 2; i++)
+      cases.push(
+        (await h.call('case/create', { token: d.token, body: { name: `Dash ${i}`, patientName: 'Ida' } })).data
+          .caseCode,
+      );
+    const sent = await h.call('order/create', {
+      token: d.token,
+      body: {
+        caseCodes: cases,
+        partnerCode: code,
+        orderType: 'restoration',
+        workTypes: ['Crown'],
+        teeth: [crown],
+        sharePatientName: false,
+      },
+    });
     await act(l, [sent.data.list[0].orderCode], 'accept');
 
     const clinicBoard = (await h.call('user/indexDashboard', { token: d.token })).data;
     expect(clinicBoard.side).toBe('clinic');
     expect(clinicBoard.cases.total).toBe(2);
-    expect(clinicBoard.orders.byStatus).toEqual(expect.arrayContaining([{ status: 'pending', count: 1 }, { status: 'accepted', count: 1 }]));
+    expect(clinicBoard.orders.byStatus).toEqual(
+      expect.arrayContaining([
+        { status: 'pending', count: 1 },
+        { status: 'accepted', count: 1 },
+      ]),
+    );
     expect(clinicBoard.partners).toBe(1);
     expect(clinicBoard.recentOrders).toHaveLength(2);
     expect(clinicBoard.recentCases[0].patientName).toBe('Ida');
@@ -360,8 +542,14 @@ describe('order list filters', () => {
     const [l1, l2] = [await side(OrgType.Lab), await side(OrgType.Lab)];
     const [p1, p2] = [await partner(c, l1), await partner(c, l2)];
     const make = async (partnerCode: string, orderType: string) => {
-      const caseCode = (await h.call('case/create', { token: c.token, body: { name: 'F', patientName: 'P' } })).data.caseCode;
-      return (await h.call('order/create', { token: c.token, body: { caseCodes: [caseCode], partnerCode, orderType, workTypes: ['Crown'], teeth: [crown] } })).data.list[0].orderCode as string;
+      const caseCode = (await h.call('case/create', { token: c.token, body: { name: 'F', patientName: 'P' } })).data
+        .caseCode;
+      return (
+        await h.call('order/create', {
+          token: c.token,
+          body: { caseCodes: [caseCode], partnerCode, orderType, workTypes: ['Crown'], teeth: [crown] },
+        })
+      ).data.list[0].orderCode as string;
     };
     const a = await make(p1, 'restoration');
     const b = await make(p1, 'implant');
@@ -369,7 +557,10 @@ describe('order list filters', () => {
     await act(l1, [a], 'accept');
     const list = async (body: Record<string, unknown>) => {
       const r = await h.call('order/list', { token: c.token, body: { pageNum: 1, pageSize: 10, ...body } });
-      return { total: r.data.total as number, codes: r.data.list.map((o: { orderCode: string }) => o.orderCode) as string[] };
+      return {
+        total: r.data.total as number,
+        codes: r.data.list.map((o: { orderCode: string }) => o.orderCode) as string[],
+      };
     };
     expect(await list({})).toEqual({ total: 3, codes: [d, b, a] });
     expect(await list({ sortOrder: 'asc' })).toEqual({ total: 3, codes: [a, b, d] });

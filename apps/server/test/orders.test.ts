@@ -14,45 +14,83 @@ beforeAll(async () => {
   clinic = { token: (await login(h, c.account)).accessToken };
   lab = { token: (await login(h, l.account)).accessToken };
   stranger = { token: (await login(h, (await createUser(h.db, { orgType: OrgType.Lab })).account)).accessToken };
-  const [labOrg] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [l.organizationId]);
-  partnerCode = (await h.call('partner/apply', { token: clinic.token, body: { organizationCode: labOrg!.code } })).data.partnerCode;
+  const [labOrg] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [
+    l.organizationId,
+  ]);
+  partnerCode = (await h.call('partner/apply', { token: clinic.token, body: { organizationCode: labOrg!.code } })).data
+    .partnerCode;
   await h.call('partner/accept', { token: lab.token, body: { partnerCode } });
 });
 afterAll(() => h.close());
 
 async function send(over: Record<string, unknown> = {}, cases = 1) {
   const caseCodes: string[] = [];
-  for (let i = 0; i < cases; i++) caseCodes.push((await h.call('case/create', { token: clinic.token, body: { name: `Crown ${i}`, patientName: 'Greta Lund' } })).data.caseCode);
+  for (let i = 0; i < cases; i++)
+    caseCodes.push(
+      (await h.call('case/create', { token: clinic.token, body: { name: `Crown ${i}`, patientName: 'Greta Lund' } }))
+        .data.caseCode,
+    );
   const res = await h.call('order/create', {
     token: clinic.token,
-    body: { caseCodes, partnerCode, orderType: 'restoration', workTypes: ['Crown'], teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', method: 'screwRetained', implant: true }], requestedDeliveryDate: '2026-12-10', ...over },
+    body: {
+      caseCodes,
+      partnerCode,
+      orderType: 'restoration',
+      workTypes: ['Crown'],
+      teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', method: 'screwRetained', implant: true }],
+      requestedDeliveryDate: '2026-12-10',
+      ...over,
+    },
   });
   return { res, caseCodes };
 }
-const act = (token: string, orderCodes: string[], action: string, extra: Record<string, unknown> = {}) => h.call('order/action', { token, body: { orderCodes, action, ...extra } });
+const act = (token: string, orderCodes: string[], action: string, extra: Record<string, unknown> = {}) =>
+  h.call('order/action', { token, body: { orderCodes, action, ...extra } });
 
 describe('orders', () => {
   it('go from prescription to completion, with the timeline both sides see and the case following', async () => {
     const { res, caseCodes } = await send();
     expect(res.data.list).toHaveLength(1);
     const order = res.data.list[0];
-    expect(order).toMatchObject({ status: 'pending', patientName: 'Greta Lund', teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', implant: true }] });
-    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe('sent');
+    expect(order).toMatchObject({
+      status: 'pending',
+      patientName: 'Greta Lund',
+      teeth: [{ number: 16, shade: 'A2', material: 'Zirconia', implant: true }],
+    });
+    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe(
+      'sent',
+    );
     for (const [token, action, extra] of [
-      [lab.token, 'accept', {}], [lab.token, 'startProcessing', {}], [lab.token, 'ready', {}],
-      [lab.token, 'ship', { trackingNumber: 'DHL-123', estimatedDeliveryDate: '2026-12-09' }], [clinic.token, 'complete', {}],
+      [lab.token, 'accept', {}],
+      [lab.token, 'startProcessing', {}],
+      [lab.token, 'ready', {}],
+      [lab.token, 'ship', { trackingNumber: 'DHL-123', estimatedDeliveryDate: '2026-12-09' }],
+      [clinic.token, 'complete', {}],
     ] as const) {
       const r = await act(token, [order.orderCode], action, extra);
       expect(r.data.results[0], action).toMatchObject({ ok: true });
     }
     const fromLab = (await h.call('order/detail', { token: lab.token, body: { orderCode: order.orderCode } })).data;
-    const fromClinic = (await h.call('order/detail', { token: clinic.token, body: { orderCode: order.orderCode } })).data;
+    const fromClinic = (await h.call('order/detail', { token: clinic.token, body: { orderCode: order.orderCode } }))
+      .data;
     expect(fromLab.events).toEqual(fromClinic.events);
     expect(fromLab.events.map((e: { action: string; to: string }) => `${e.action}:${e.to}`)).toEqual([
-      'create:pending', 'accept:accepted', 'startProcessing:accepted', 'ready:ready', 'ship:shipped', 'complete:completed',
+      'create:pending',
+      'accept:accepted',
+      'startProcessing:accepted',
+      'ready:ready',
+      'ship:shipped',
+      'complete:completed',
     ]);
-    expect(fromLab).toMatchObject({ status: 'completed', processing: true, trackingNumber: 'DHL-123', estimatedDeliveryDate: '2026-12-09' });
-    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe('completed');
+    expect(fromLab).toMatchObject({
+      status: 'completed',
+      processing: true,
+      trackingNumber: 'DHL-123',
+      estimatedDeliveryDate: '2026-12-09',
+    });
+    expect((await h.call('case/detail', { token: clinic.token, body: { caseCode: caseCodes[0] } })).data.status).toBe(
+      'completed',
+    );
   });
 
   it('enforce the transition table for every action, status and side; illegal moves change nothing', async () => {
@@ -69,9 +107,23 @@ describe('orders', () => {
     // And the server: a pending order refuses what the table refuses.
     const order = (await send()).res.data.list[0].orderCode;
     const before = await snapshot(h.db);
-    for (const [token, action] of [[clinic.token, 'accept'], [lab.token, 'cancel'], [lab.token, 'ready'], [lab.token, 'ship'], [clinic.token, 'complete'], [lab.token, 'startProcessing']] as const) {
+    // Actions of the other side are not even among the role's buttons: refused as a whole (1002).
+    for (const [token, action] of [
+      [clinic.token, 'accept'],
+      [lab.token, 'cancel'],
+    ] as const) {
       const r = await act(token, [order], action, { trackingNumber: 'X' });
-      expect(r.data.results[0], `${action}`).toMatchObject({ ok: false, code: action === 'accept' || action === 'cancel' ? 2035 : 2035 });
+      expect([r.status, r.code], action).toEqual([403, 1002]);
+    }
+    // Actions of the right side from the wrong status: each order answers 2035.
+    for (const [token, action] of [
+      [lab.token, 'ready'],
+      [lab.token, 'ship'],
+      [clinic.token, 'complete'],
+      [lab.token, 'startProcessing'],
+    ] as const) {
+      const r = await act(token, [order], action, { trackingNumber: 'X' });
+      expect(r.data.results[0], `${action}`).toMatchObject({ ok: false, code: 2035 });
     }
     expect((await act(lab.token, [order], 'reject')).data.field).toBe('reason');
     expect((await act(lab.token, [order], 'ship')).data.field).toBe('trackingNumber');
@@ -82,9 +134,17 @@ describe('orders', () => {
 
   it('hide the patient name from the laboratory when it is not shared', async () => {
     const order = (await send({ sharePatientName: false })).res.data.list[0].orderCode;
-    expect((await h.call('order/detail', { token: lab.token, body: { orderCode: order } })).data.patientName).toBeNull();
-    expect((await h.call('order/list', { token: lab.token, body: {} })).data.list.find((o: { orderCode: string }) => o.orderCode === order).patientName).toBeNull();
-    expect((await h.call('order/detail', { token: clinic.token, body: { orderCode: order } })).data.patientName).toBe('Greta Lund');
+    expect(
+      (await h.call('order/detail', { token: lab.token, body: { orderCode: order } })).data.patientName,
+    ).toBeNull();
+    expect(
+      (await h.call('order/list', { token: lab.token, body: {} })).data.list.find(
+        (o: { orderCode: string }) => o.orderCode === order,
+      ).patientName,
+    ).toBeNull();
+    expect((await h.call('order/detail', { token: clinic.token, body: { orderCode: order } })).data.patientName).toBe(
+      'Greta Lund',
+    );
   });
 
   it('go only to accepted partners, and only each side sees its orders', async () => {
@@ -97,7 +157,13 @@ describe('orders', () => {
       expect((await h.call('order/detail', { token, body: { orderCode: before } })).data.orderCode).toBe(before);
       expect((await h.call('msg/send', { token, body: { orderCode: before, content: 'still here' } })).code).toBe(200);
     }
-    await h.call('partner/apply', { token: clinic.token, body: { organizationCode: (await h.call('user/getPartnerInfo', { token: clinic.token, body: { partnerCode } })).data.organization.code } });
+    await h.call('partner/apply', {
+      token: clinic.token,
+      body: {
+        organizationCode: (await h.call('user/getPartnerInfo', { token: clinic.token, body: { partnerCode } })).data
+          .organization.code,
+      },
+    });
     await h.call('partner/accept', { token: lab.token, body: { partnerCode } });
     const order = (await send()).res.data.list[0].orderCode;
     expect((await h.call('order/detail', { token: stranger.token, body: { orderCode: order } })).code).toBe(404);
@@ -113,13 +179,19 @@ describe('orders', () => {
     await act(lab.token, created.slice(0, 2), 'ready');
     const shipped = await act(lab.token, created, 'ship', { trackingNumber: 'UPS-9' });
     expect(shipped.data.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true, false]);
-    expect((await h.call('order/list', { token: clinic.token, body: { status: 'shipped' } })).data.total).toBeGreaterThanOrEqual(2);
+    expect(
+      (await h.call('order/list', { token: clinic.token, body: { status: 'shipped' } })).data.total,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('leave one winner when 50 conflicting actions hit one order at once', async () => {
     const order = (await send()).res.data.list[0].orderCode;
     const calls = Array.from({ length: 50 }, (_, i) =>
-      i % 3 === 0 ? act(lab.token, [order], 'accept') : i % 3 === 1 ? act(lab.token, [order], 'reject', { reason: 'no' }) : act(clinic.token, [order], 'cancel'),
+      i % 3 === 0
+        ? act(lab.token, [order], 'accept')
+        : i % 3 === 1
+          ? act(lab.token, [order], 'reject', { reason: 'no' })
+          : act(clinic.token, [order], 'cancel'),
     );
     const results = (await Promise.all(calls)).map((r) => r.data.results[0]);
     expect(results.filter((r: { ok: boolean }) => r.ok)).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,9 +22,18 @@ afterAll(async () => {
 
 const stores: Array<[string, () => BlobStore]> = [
   ['local folder', () => new LocalStore(localRoot)],
-  ['S3-compatible', () => new S3BlobStore({
-    bucket: s3.env.S3_BUCKET, endpoint: s3.env.S3_ENDPOINT, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
-  })],
+  [
+    'S3-compatible',
+    () =>
+      new S3BlobStore({
+        bucket: s3.env.S3_BUCKET,
+        endpoint: s3.env.S3_ENDPOINT,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      }),
+  ],
 ];
 
 /** The same suite for both implementations. */
@@ -31,10 +41,17 @@ describe.each(stores)('blob store: %s', (_name, make) => {
   it('writes, reads whole and by range, sizes and deletes', async () => {
     const store = make();
     const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
-    expect(await store.write('exports/test.zip', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]))).toBe(bytes.length);
+    expect(await store.write('exports/test.zip', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]))).toBe(
+      bytes.length,
+    );
     expect(await store.size('exports/test.zip')).toBe(bytes.length);
     expect(Buffer.compare(await readAll(await store.read('exports/test.zip')), bytes)).toBe(0);
-    expect(Buffer.compare(await readAll(await store.read('exports/test.zip', { start: 10, end: 19 })), bytes.subarray(10, 20))).toBe(0);
+    expect(
+      Buffer.compare(
+        await readAll(await store.read('exports/test.zip', { start: 10, end: 19 })),
+        bytes.subarray(10, 20),
+      ),
+    ).toBe(0);
     await store.delete('exports/test.zip');
     expect(await store.size('exports/test.zip')).toBeNull();
   });
@@ -79,7 +96,27 @@ describe('uploads end to end on the S3-compatible store', () => {
     expect(grant.url).toContain(s3.env.S3_ENDPOINT);
     const body = Buffer.from(await (await fetch(grant.url)).arrayBuffer());
     expect(Buffer.compare(body, stl)).toBe(0);
-    await expect(tusUpload(base, token, PNG, { caseCode, filename: 'x.ply' })).rejects.toSatisfy((e) => tusRefusal(e).code === 2026);
+    // Refused from its first bytes, it leaves nothing in the bucket (objects, or an open multipart upload).
+    const client = new S3Client({
+      endpoint: s3.env.S3_ENDPOINT,
+      region: s3.env.S3_REGION,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    const objects = async () =>
+      ((await client.send(new ListObjectsV2Command({ Bucket: s3.env.S3_BUCKET }))).Contents ?? []).map((o) => o.Key);
+    const before = await objects();
+    const wrong = Buffer.alloc(9 * 1024 * 1024);
+    PNG.copy(wrong);
+    await expect(tusUpload(base, token, PNG, { caseCode, filename: 'x.ply' })).rejects.toSatisfy(
+      (e) => tusRefusal(e).code === 2026,
+    );
+    await expect(tusUpload(base, token, wrong, { caseCode, filename: 'y.stl' }, 9 * 1024 * 1024)).rejects.toSatisfy(
+      (e) => tusRefusal(e).code === 2026,
+    );
+    expect(await objects()).toEqual(before);
+    expect(await h.db.query('SELECT id FROM uploads')).toEqual([]);
+    client.destroy();
     await h.call('case/delete', { token, body: { caseCodes: [caseCode] } });
     await h.call('case/purge', { token, body: { caseCodes: [caseCode] } });
     expect((await fetch(grant.url)).status).toBe(404);

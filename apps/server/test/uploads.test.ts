@@ -21,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const newCase = async () => (await h.call('case/create', { token, body: { name: 'Scan', patientName: 'Jon Berg' } })).data.caseCode as string;
+const newCase = async () =>
+  (await h.call('case/create', { token, body: { name: 'Scan', patientName: 'Jon Berg' } })).data.caseCode as string;
 /** The bytes the organization uses, as accounted and as the file rows add up: they must agree. */
 async function usage() {
   const [row] = await h.db.query<{ used: string; actual: string; reserved: string }>(
@@ -53,7 +54,15 @@ describe('uploads', () => {
     const detail = (await h.call('case/detail', { token, body: { caseCode } })).data;
     expect(detail.status).toBe('uploaded');
     expect(detail.files).toHaveLength(1);
-    expect(detail.files[0]).toMatchObject({ name: 'upper.stl', format: 'stl', kind: 'model', jaw: 'upper', size: stl.length, uploadTag: 'finished', viewerStatus: 'pending' });
+    expect(detail.files[0]).toMatchObject({
+      name: 'upper.stl',
+      format: 'stl',
+      kind: 'model',
+      jaw: 'upper',
+      size: stl.length,
+      uploadTag: 'finished',
+      viewerStatus: 'pending',
+    });
     expect((await usage()).used).toBe(stl.length);
 
     const grant = (await h.call('file/downloadGrant', { token, body: { fileCode: detail.files[0].fileCode } })).data;
@@ -69,12 +78,19 @@ describe('uploads', () => {
     const viewer = await h.app.inject({ url: new URL(grant.viewerUrl).pathname + new URL(grant.viewerUrl).search });
     expect(viewer.json().code).toBe(2007);
     // Tampered or expired links are refused.
-    expect((await h.app.inject({ url: path.replace(/sig=[^&]+/, 'sig=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA') })).json().code).toBe(2021);
+    expect(
+      (await h.app.inject({ url: path.replace(/sig=[^&]+/, 'sig=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA') })).json()
+        .code,
+    ).toBe(2021);
     const expired = path.replace(/exp=\d+/, `exp=${Math.floor(Date.now() / 1000) - 10}`);
     expect((await h.app.inject({ url: expired })).json().code).toBe(2021);
     // Another organization gets no grant.
-    expect((await h.call('file/downloadGrant', { token: other, body: { fileCode: detail.files[0].fileCode } })).code).toBe(404);
-    expect((await h.call('file/delete', { token: other, body: { fileCode: detail.files[0].fileCode } })).code).toBe(404);
+    expect(
+      (await h.call('file/downloadGrant', { token: other, body: { fileCode: detail.files[0].fileCode } })).code,
+    ).toBe(404);
+    expect((await h.call('file/delete', { token: other, body: { fileCode: detail.files[0].fileCode } })).code).toBe(
+      404,
+    );
   });
 
   it('refuses mislabelled, unaccepted, oversized and over-quota files, leaving nothing behind', async () => {
@@ -99,10 +115,10 @@ describe('uploads', () => {
     expect(big.msg).toContain('1 MB');
     const truncated = binaryStl(1000).subarray(0, 30_000);
     expect((await refusal(Buffer.from(truncated), 'cut.stl')).code).toBe(2026);
-    // 2 MiB quota: fill most of it, then one more does not fit.
-    await tusUpload(base, token, binaryStl(16_000), { caseCode, filename: 'a.stl' });
-    await tusUpload(base, token, binaryStl(16_000), { caseCode, filename: 'b.stl' });
-    const over = await refusal(binaryStl(16_000), 'c.stl');
+    // 2 MiB quota: fill most of it, then one more does not fit (different bytes: the same twice is one file).
+    await tusUpload(base, token, binaryStl(16_000, 1), { caseCode, filename: 'a.stl' });
+    await tusUpload(base, token, binaryStl(16_000, 2), { caseCode, filename: 'b.stl' });
+    const over = await refusal(binaryStl(16_000, 3), 'c.stl');
     expect([over.status, over.code, over.msg]).toEqual([507, 2022, 'Insufficient storage space. Free up some space.']);
     const after = await usage();
     expect(after.used - before.used).toBe(2 * binaryStl(16_000).length);
@@ -114,21 +130,41 @@ describe('uploads', () => {
 
   it('refuses uploads to cases of other organizations and unknown cases', async () => {
     const caseCode = await newCase();
-    await expect(tusUpload(base, other, binaryStl(10), { caseCode, filename: 'x.stl' })).rejects.toSatisfy((e) => tusRefusal(e).code === 404);
-    await expect(tusUpload(base, token, binaryStl(10), { caseCode: 'nope', filename: 'x.stl' })).rejects.toSatisfy((e) => tusRefusal(e).code === 404);
-    await expect(tusUpload(base, 'garbage', binaryStl(10), { caseCode, filename: 'x.stl' })).rejects.toSatisfy((e) => tusRefusal(e).status === 401);
+    await expect(tusUpload(base, other, binaryStl(10), { caseCode, filename: 'x.stl' })).rejects.toSatisfy(
+      (e) => tusRefusal(e).code === 404,
+    );
+    await expect(tusUpload(base, token, binaryStl(10), { caseCode: 'nope', filename: 'x.stl' })).rejects.toSatisfy(
+      (e) => tusRefusal(e).code === 404,
+    );
+    await expect(tusUpload(base, 'garbage', binaryStl(10), { caseCode, filename: 'x.stl' })).rejects.toSatisfy(
+      (e) => tusRefusal(e).status === 401,
+    );
   });
 
   it('resumes an interrupted upload from its offset; another organization cannot touch it', async () => {
     const caseCode = await newCase();
     const stl = binaryStl(2000);
-    const meta = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',');
+    const meta = (o: Record<string, string>) =>
+      Object.entries(o)
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(',');
     const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}` };
-    const created = await fetch(`${base}/api/v2/files/tus`, { method: 'POST', headers: { ...headers, 'upload-length': String(stl.length), 'upload-metadata': meta({ caseCode, filename: 'resume.stl' }) } });
+    const created = await fetch(`${base}/api/v2/files/tus`, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'upload-length': String(stl.length),
+        'upload-metadata': meta({ caseCode, filename: 'resume.stl' }),
+      },
+    });
     expect(created.status).toBe(201);
     const url = new URL(created.headers.get('location')!, base).toString();
     const patch = (from: number, to: number, auth = headers) =>
-      fetch(url, { method: 'PATCH', headers: { ...auth, 'upload-offset': String(from), 'content-type': 'application/offset+octet-stream' }, body: stl.subarray(from, to) });
+      fetch(url, {
+        method: 'PATCH',
+        headers: { ...auth, 'upload-offset': String(from), 'content-type': 'application/offset+octet-stream' },
+        body: stl.subarray(from, to),
+      });
     expect((await patch(0, 40_000)).status).toBe(204);
     // The connection drops; the client asks where to go on.
     const head = await fetch(url, { method: 'HEAD', headers });
@@ -172,8 +208,12 @@ describe('uploads', () => {
     expect(sts.data.endpoint).toBe('http://portal.test/api/v2/files/tus');
     expect(sts.data.token).toMatch(/^upl_/);
     await tusUpload(base, sts.data.token, PNG, { caseCode, filename: 'sts.png' });
-    await expect(tusUpload(base, sts.data.token, PNG, { caseCode: otherCase, filename: 'x.png' })).rejects.toSatisfy((e) => tusRefusal(e).code === 404);
-    await expect(tusUpload(base, `${sts.data.token.slice(0, -3)}AAA`, PNG, { caseCode, filename: 'x.png' })).rejects.toSatisfy((e) => tusRefusal(e).status === 401);
+    await expect(tusUpload(base, sts.data.token, PNG, { caseCode: otherCase, filename: 'x.png' })).rejects.toSatisfy(
+      (e) => tusRefusal(e).code === 404,
+    );
+    await expect(
+      tusUpload(base, `${sts.data.token.slice(0, -3)}AAA`, PNG, { caseCode, filename: 'x.png' }),
+    ).rejects.toSatisfy((e) => tusRefusal(e).status === 401);
     expect((await h.call(`oss/ossSts?caseCode=${caseCode}`, { method: 'GET', token: other })).code).toBe(404);
     const file = (await h.call('case/detail', { token, body: { caseCode } })).data.files[0];
     const blob = await h.call(`oss/blobToken?fileCode=${file.fileCode}`, { method: 'GET', token });

@@ -1,7 +1,13 @@
 import { Upload } from 'tus-js-client';
 
 /** Uploads bytes to a case through the tus protocol, as the browser and the scanner command do. */
-export function tusUpload(baseUrl: string, token: string, bytes: Buffer, meta: { caseCode: string; filename: string; jaw?: string }, chunkSize = 256 * 1024) {
+export function tusUpload(
+  baseUrl: string,
+  token: string,
+  bytes: Buffer,
+  meta: { caseCode: string; filename: string; jaw?: string },
+  chunkSize = 256 * 1024,
+) {
   return new Promise<{ url: string }>((resolve, reject) => {
     const upload = new Upload(bytes, {
       endpoint: `${baseUrl}/api/v2/files/tus`,
@@ -29,7 +35,11 @@ export const binaryStl = (triangles: number, seed = 1) => {
   const buf = Buffer.alloc(84 + 50 * triangles);
   buf.write('synthetic scan', 0);
   buf.writeUInt32LE(triangles, 80);
-  for (let i = 0; i < triangles; i++) for (let k = 0; k < 9; k++) buf.writeFloatLE(Math.sin(i * 7 + k * 13 + seed) * 20, 84 + i * 50 + 12 + k * 4);
+  for (let i = 0; i < triangles; i++)
+    for (let k = 0; k < 9; k++) buf.writeFloatLE(Math.sin(i * 7 + k * 13 + seed) * 20, 84 + i * 50 + 12 + k * 4);
   return buf;
 };
-export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108020000009077053e0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082', 'hex');
+export const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108020000009077053e0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082',
+  'hex',
+);

@@ -13,10 +13,26 @@ describe('user info and own account', () => {
     const u = await createUser(h.db, { orgType: OrgType.Lab });
     const t = await login(h, u.account);
     const info = await h.call('user/info', { token: t.accessToken });
-    expect(info.data).toMatchObject({ account: u.account, userType: 3, toothNumberingSystem: 'fdi', role: { code: 'lab_admin' }, organization: { type: 3 } });
-    expect((await h.call('user/setToothNumberingSystem', { token: t.accessToken, body: { toothNumberingSystem: 'universal' } })).data.toothNumberingSystem).toBe('universal');
+    expect(info.data).toMatchObject({
+      account: u.account,
+      userType: 3,
+      toothNumberingSystem: 'fdi',
+      role: { code: 'lab_admin' },
+      organization: { type: 3 },
+    });
+    expect(
+      (
+        await h.call('user/setToothNumberingSystem', {
+          token: t.accessToken,
+          body: { toothNumberingSystem: 'universal' },
+        })
+      ).data.toothNumberingSystem,
+    ).toBe('universal');
     // Anything but 'universal' is FDI.
-    expect((await h.call('user/setToothNumberingSystem', { token: t.accessToken, body: { toothNumberingSystem: 'palmer' } })).data.toothNumberingSystem).toBe('fdi');
+    expect(
+      (await h.call('user/setToothNumberingSystem', { token: t.accessToken, body: { toothNumberingSystem: 'palmer' } }))
+        .data.toothNumberingSystem,
+    ).toBe('fdi');
   });
 
   it('updates own info and validates it', async () => {
@@ -24,11 +40,16 @@ describe('user info and own account', () => {
     const other = await createUser(h.db, { phone: '+1 555 0199' });
     void other;
     const t = await login(h, u.account);
-    const res = await h.call('user/update', { token: t.accessToken, body: { displayName: 'Dr. New', language: 'fr', gender: '2', receiveEmail: 'false' } });
+    const res = await h.call('user/update', {
+      token: t.accessToken,
+      body: { displayName: 'Dr. New', language: 'fr', gender: '2', receiveEmail: 'false' },
+    });
     expect(res.data).toMatchObject({ displayName: 'Dr. New', language: 'fr', gender: 2, receiveEmail: false });
     const before = await snapshot(h.db);
     expect((await h.call('user/update', { token: t.accessToken, body: { gender: 3 } })).data.field).toBe('gender');
-    expect((await h.call('user/update', { token: t.accessToken, body: { language: 'klingon' } })).data.field).toBe('language');
+    expect((await h.call('user/update', { token: t.accessToken, body: { language: 'klingon' } })).data.field).toBe(
+      'language',
+    );
     expect((await h.call('user/update', { token: t.accessToken, body: { phone: '+1 555 0199' } })).code).toBe(1009);
     expect(await snapshot(h.db)).toBe(before);
   });
@@ -37,9 +58,30 @@ describe('user info and own account', () => {
     const u = await createUser(h.db);
     const a = await login(h, u.account);
     const b = await login(h, u.account);
-    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: 'Wrong#1234', password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' } })).code).toBe(1004);
-    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: PASSWORD, password: PASSWORD, confirmPassword: PASSWORD } })).code).toBe(1021);
-    expect((await h.call('user/changePass', { token: a.accessToken, body: { oldPassword: PASSWORD, password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' } })).code).toBe(200);
+    expect(
+      (
+        await h.call('user/changePass', {
+          token: a.accessToken,
+          body: { oldPassword: 'Wrong#1234', password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' },
+        })
+      ).code,
+    ).toBe(1004);
+    expect(
+      (
+        await h.call('user/changePass', {
+          token: a.accessToken,
+          body: { oldPassword: PASSWORD, password: PASSWORD, confirmPassword: PASSWORD },
+        })
+      ).code,
+    ).toBe(1021);
+    expect(
+      (
+        await h.call('user/changePass', {
+          token: a.accessToken,
+          body: { oldPassword: PASSWORD, password: 'Next#Pass2026', confirmPassword: 'Next#Pass2026' },
+        })
+      ).code,
+    ).toBe(200);
     expect((await h.call('user/info', { token: a.accessToken })).code).toBe(200);
     expect((await h.call('user/info', { token: b.accessToken })).code).toBe(402);
   });
@@ -51,12 +93,33 @@ describe('user info and own account', () => {
     expect((await h.call('permission/listUserMenu', { token: t.accessToken })).code).toBe(200);
     const blocked = await h.call('user/update', { token: t.accessToken, body: { nickname: 'x' } });
     expect([blocked.code, blocked.data.forceChangePassword]).toEqual([1002, true]);
-    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: PASSWORD, confirmPassword: PASSWORD } })).code).toBe(1021);
-    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: 'Brand#New2026', confirmPassword: 'Brand#New2026' } })).code).toBe(200);
+    expect(
+      (
+        await h.call('user/forceChangePass', {
+          token: t.accessToken,
+          body: { password: PASSWORD, confirmPassword: PASSWORD },
+        })
+      ).code,
+    ).toBe(1021);
+    expect(
+      (
+        await h.call('user/forceChangePass', {
+          token: t.accessToken,
+          body: { password: 'Brand#New2026', confirmPassword: 'Brand#New2026' },
+        })
+      ).code,
+    ).toBe(200);
     expect((await h.call('user/info', { token: t.accessToken })).data.forceChangePassword).toBe(false);
     expect((await h.call('user/update', { token: t.accessToken, body: { nickname: 'x' } })).code).toBe(200);
     // Not flagged any more: the forced change is refused.
-    expect((await h.call('user/forceChangePass', { token: t.accessToken, body: { password: 'Other#New2026', confirmPassword: 'Other#New2026' } })).code).toBe(1002);
+    expect(
+      (
+        await h.call('user/forceChangePass', {
+          token: t.accessToken,
+          body: { password: 'Other#New2026', confirmPassword: 'Other#New2026' },
+        })
+      ).code,
+    ).toBe(1002);
   });
 });
 
@@ -65,12 +128,30 @@ describe('agreements', () => {
     const u = await createUser(h.db, { agreementsRead: false });
     const t = await login(h, u.account);
     const unread = await h.call('user/queryUserAgreementReadLog', { token: t.accessToken });
-    expect(unread.data.unread.map((a: { agreementType: string }) => a.agreementType)).toEqual(['cookie', 'privacy', 'terms']);
+    expect(unread.data.unread.map((a: { agreementType: string }) => a.agreementType)).toEqual([
+      'cookie',
+      'privacy',
+      'terms',
+    ]);
     expect(unread.data.unread[0].url).toMatch(/^http:\/\/portal\.test\/legal\//);
-    expect((await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, form: { agreementType: 'privacy,terms' } })).code).toBe(200);
-    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.unread.map((a: { agreementType: string }) => a.agreementType)).toEqual(['cookie']);
+    expect(
+      (
+        await h.call('user/saveUserAgreementReadLog', {
+          token: t.accessToken,
+          form: { agreementType: 'privacy,terms' },
+        })
+      ).code,
+    ).toBe(200);
+    expect(
+      (await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.unread.map(
+        (a: { agreementType: string }) => a.agreementType,
+      ),
+    ).toEqual(['cookie']);
     const before = await snapshot(h.db);
-    const bad = await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, body: { agreementType: 'privacy,lunch' } });
+    const bad = await h.call('user/saveUserAgreementReadLog', {
+      token: t.accessToken,
+      body: { agreementType: 'privacy,lunch' },
+    });
     expect([bad.code, bad.data.field]).toEqual([400, 'agreementType']);
     expect(await snapshot(h.db)).toBe(before);
     // A new version must be read again.
@@ -86,16 +167,50 @@ describe('menus and permissions', () => {
     const clinic = await createUser(h.db);
     const admin = await createUser(h.db, { orgType: OrgType.Inner });
     const c = await h.call('permission/listUserMenu', { token: (await login(h, clinic.account)).accessToken });
-    expect(c.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'cases', 'orders', 'partners', 'recycleBin', 'ownSpace']);
+    expect(c.data.menus.map((m: { code: string }) => m.code)).toEqual([
+      'dashboard',
+      'cases',
+      'orders',
+      'partners',
+      'account',
+      'recycleBin',
+      'ownSpace',
+    ]);
     // The case detail screen hangs under Cases, hidden from the sidebar.
-    expect(c.data.menus[1].children.find((m: { code: string }) => m.code === 'caseDetail')).toMatchObject({ showFlag: false, path: '/case-management/detail/:id' });
-    expect(c.data.permissions).toEqual(['case:edit', 'case:view', 'dashboard:view', 'device:edit', 'device:view', 'order:edit', 'order:view', 'ownspace:view', 'partner:edit', 'partner:view']);
+    expect(c.data.menus[1].children.find((m: { code: string }) => m.code === 'caseDetail')).toMatchObject({
+      showFlag: false,
+      path: '/case-management/detail/:id',
+    });
+    expect(c.data.permissions).toEqual([
+      'case:edit',
+      'case:view',
+      'dashboard:view',
+      'device:edit',
+      'device:view',
+      'order:cancel',
+      'order:complete',
+      'order:create',
+      'order:export',
+      'order:view',
+      'ownspace:view',
+      'partner:edit',
+      'partner:view',
+      'role:edit',
+      'role:view',
+      'user:edit',
+      'user:view',
+    ]);
     const dealer = await createUser(h.db, { orgType: OrgType.Dealer });
     const d = await h.call('permission/listUserMenu', { token: (await login(h, dealer.account)).accessToken });
-    expect(d.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'ownSpace']);
+    expect(d.data.menus.map((m: { code: string }) => m.code)).toEqual(['dashboard', 'account', 'ownSpace']);
     const a = await h.call('permission/listUserMenu', { token: (await login(h, admin.account)).accessToken });
     const account = a.data.menus.find((m: { code: string }) => m.code === 'account');
-    expect(account.children.map((m: { component: string }) => m.component)).toEqual(['organizationReview', 'outbox']);
+    expect(account.children.map((m: { component: string }) => m.component)).toEqual([
+      'userList',
+      'organizationReview',
+      'roleList',
+      'outbox',
+    ]);
     expect(a.data.permissions).toContain('*:*:*');
   });
 
@@ -113,12 +228,19 @@ describe('administrator password reset', () => {
   it('gives a temporary password that forces a change, ends sessions, and needs the admin password', async () => {
     const admin = await createUser(h.db, { orgType: OrgType.Inner });
     const u = await createUser(h.db);
-    const [{ user_code: code }] = (await h.db.query<{ user_code: string }>('SELECT user_code FROM users WHERE id = $1', [u.userId])) as [{ user_code: string }];
+    const [{ user_code: code }] = (await h.db.query<{ user_code: string }>(
+      'SELECT user_code FROM users WHERE id = $1',
+      [u.userId],
+    )) as [{ user_code: string }];
     const userSession = await login(h, u.account);
     const t = await login(h, admin.account);
-    const before = await snapshot(h.db);
     expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: code } })).code).toBe(1014);
-    expect((await h.call('user/resetPass', { token: userSession.accessToken, body: { userCode: code } })).code).toBe(1002);
+    // The user is their organization's administrator, but nobody resets their own password this way.
+    await h.call('user/checkIdentity', { token: userSession.accessToken, body: { password: PASSWORD } });
+    const before = await snapshot(h.db);
+    expect((await h.call('user/resetPass', { token: userSession.accessToken, body: { userCode: code } })).code).toBe(
+      2044,
+    );
     expect(await snapshot(h.db)).toBe(before);
     await h.call('user/checkIdentity', { token: t.accessToken, body: { password: PASSWORD } });
     expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: 'unome' } })).code).toBe(404);
@@ -129,7 +251,9 @@ describe('administrator password reset', () => {
     expect((await h.call('login', { body: { account: u.account, password: PASSWORD } })).code).toBe(1004);
     const fresh = await login(h, u.account, res.data.temporaryPassword);
     expect((await h.call('user/info', { token: fresh.accessToken })).data.forceChangePassword).toBe(true);
-    const [mail] = await h.db.query<{ body_text: string }>('SELECT body_text FROM mail_outbox WHERE to_address = $1', [u.email]);
+    const [mail] = await h.db.query<{ body_text: string }>('SELECT body_text FROM mail_outbox WHERE to_address = $1', [
+      u.email,
+    ]);
     expect(mail!.body_text).not.toContain(res.data.temporaryPassword);
   });
 });

@@ -4,7 +4,10 @@ import { PERMISSION_WILDCARD } from './constants.js';
  * The one permission decision (§6): a user passes when their list holds the wildcard
  * or any one of the required permissions. An empty or missing required list means no access.
  */
-export function access(userPermissions: readonly string[] | undefined | null, required: readonly string[] | string | undefined | null): boolean {
+export function access(
+  userPermissions: readonly string[] | undefined | null,
+  required: readonly string[] | string | undefined | null,
+): boolean {
   const needed = typeof required === 'string' ? [required] : required;
   if (!needed || needed.length === 0) return false;
   if (!userPermissions || userPermissions.length === 0) return false;

@@ -32,7 +32,7 @@ export const LOGIN_LOCK_MINUTES = 15;
 /** One-time email links. */
 export const EMAIL_CONFIRM_VALIDITY_HOURS = 48;
 export const PASSWORD_RESET_VALIDITY_MINUTES = 60;
-export const FREE_LOGIN_SIGN_VALIDITY_MINUTES = 5;
+export const FREE_LOGIN_SIGN_VALIDITY_MINUTES = 2;
 
 /** Field lengths shared by forms and the server. */
 export const FIELD_MAX = {

@@ -43,14 +43,30 @@ describe('access (§6)', () => {
 });
 
 const item = (over: Partial<MenuItem>): MenuItem => ({
-  code: 'x', name: 'x', path: null, icon: null, showFlag: true, showAlways: false, component: null, type: 1, apiPermissions: [], children: [], ...over,
+  code: 'x',
+  name: 'x',
+  path: null,
+  icon: null,
+  showFlag: true,
+  showAlways: false,
+  component: null,
+  type: 1,
+  apiPermissions: [],
+  children: [],
+  ...over,
 });
 
 describe('menu helpers (§2)', () => {
   it('drops items with neither children nor component, and buttons', () => {
     const tree = [
       item({ code: 'empty' }),
-      item({ code: 'group', children: [item({ code: 'leaf', component: 'a', path: '/a' }), item({ code: 'btn', type: 2, apiPermissions: ['p:q'] })] }),
+      item({
+        code: 'group',
+        children: [
+          item({ code: 'leaf', component: 'a', path: '/a' }),
+          item({ code: 'btn', type: 2, apiPermissions: ['p:q'] }),
+        ],
+      }),
       item({ code: 'emptyGroup', children: [item({ code: 'nothing' })] }),
     ];
     const pruned = pruneMenu(tree);

@@ -1,16 +1,52 @@
 /** Enumerations of the specification (§3, §4, §6). Numeric codes are part of the API contract. */
 
 export const LANGUAGES = [
-  'en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'no', 'da',
-  'hu', 'ru', 'zh-CN', 'zh-TW', 'ja', 'el', 'hr', 'sk', 'sl', 'tr',
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'sv',
+  'no',
+  'da',
+  'hu',
+  'ru',
+  'zh-CN',
+  'zh-TW',
+  'ja',
+  'el',
+  'hr',
+  'sk',
+  'sl',
+  'tr',
 ] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** Each language's own name, for the switcher. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', pt: 'Português',
-  nl: 'Nederlands', pl: 'Polski', sv: 'Svenska', no: 'Norsk', da: 'Dansk', hu: 'Magyar',
-  ru: 'Русский', 'zh-CN': '简体中文', 'zh-TW': '繁體中文', ja: '日本語', el: 'Ελληνικά',
-  hr: 'Hrvatski', sk: 'Slovenčina', sl: 'Slovenščina', tr: 'Türkçe',
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  it: 'Italiano',
+  pt: 'Português',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  sv: 'Svenska',
+  no: 'Norsk',
+  da: 'Dansk',
+  hu: 'Magyar',
+  ru: 'Русский',
+  'zh-CN': '简体中文',
+  'zh-TW': '繁體中文',
+  ja: '日本語',
+  el: 'Ελληνικά',
+  hr: 'Hrvatski',
+  sk: 'Slovenčina',
+  sl: 'Slovenščina',
+  tr: 'Türkçe',
 };
 export function normalizeLanguage(value: string | undefined | null): Language {
   if (!value) return 'en';
@@ -67,9 +103,27 @@ export const AGREEMENT_TYPES = ['privacy', 'cookie', 'terms'] as const;
 export type AgreementType = (typeof AGREEMENT_TYPES)[number];
 
 /** Partner statuses (§4); the transitions come with the partnerships work. */
-export const PartnerStatus = { Temporary: -2, Applying: 0, Accepted: 1, Rejected: 2, Canceled: 3, Terminated: 4 } as const;
+export const PartnerStatus = {
+  Temporary: -2,
+  Applying: 0,
+  Accepted: 1,
+  Rejected: 2,
+  Canceled: 3,
+  Terminated: 4,
+} as const;
 
-export const CASE_STATUSES = ['registered', 'toBeProgressed', 'scanCompleted', 'uploaded', 'ordered', 'completed', 'sent', 'notSent', 'accepted', 'rejected'] as const;
+export const CASE_STATUSES = [
+  'registered',
+  'toBeProgressed',
+  'scanCompleted',
+  'uploaded',
+  'ordered',
+  'completed',
+  'sent',
+  'notSent',
+  'accepted',
+  'rejected',
+] as const;
 export const ORDER_STATUSES = ['pending', 'accepted', 'ready', 'shipped', 'completed', 'canceled', 'rejected'] as const;
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 
@@ -78,8 +132,25 @@ export const UPLOAD_TARGETS = ['avatar', 'license', 'voice', 'organization'] as 
 
 /** Treatment work types (§3). */
 export const TREATMENTS = [
-  'Crown', 'Inlay', 'Veneer', 'Pontic', 'ClearAligner', 'DentalBraces', 'ModelArchiving', 'SurgicalGuide', 'SmileDesign', 'OralCheck',
-  'StudyModel', 'BiteSplint', 'Retainer', 'PartialDenture', 'FullDenture', 'None', 'ImplantUpper', 'ImplantLower', 'ImplantFullJaw',
+  'Crown',
+  'Inlay',
+  'Veneer',
+  'Pontic',
+  'ClearAligner',
+  'DentalBraces',
+  'ModelArchiving',
+  'SurgicalGuide',
+  'SmileDesign',
+  'OralCheck',
+  'StudyModel',
+  'BiteSplint',
+  'Retainer',
+  'PartialDenture',
+  'FullDenture',
+  'None',
+  'ImplantUpper',
+  'ImplantLower',
+  'ImplantFullJaw',
 ] as const;
 export type Treatment = (typeof TREATMENTS)[number];
 
@@ -105,6 +176,9 @@ export type UploadTag = (typeof UPLOAD_TAGS)[number];
 
 /** Preparation of the compact viewer version of a model. */
 export const VIEWER_STATUSES = ['none', 'pending', 'ready', 'failed'] as const;
+
+/** The length unit a model was found in (told from its size), or 'unknown' when its size fits none. */
+export const MODEL_UNITS = ['mm', 'm', 'in', 'unknown'] as const;
 
 /** Export statuses (§4). */
 export const ExportStatus = { Default: 0, Success: 1, Fail: 2, NoFile: 3, NoRequiredFile: 4, Packing: 5 } as const;

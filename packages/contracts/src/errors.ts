@@ -63,6 +63,13 @@ export const ERRORS = {
   DEVICE_LIMIT_CERTIFIED: { code: 2039, status: 403, key: 'deviceLimitCertified' },
   MESSAGE_EMPTY: { code: 2040, status: 400, key: 'messageEmpty' },
   NOT_A_LAB: { code: 2041, status: 400, key: 'notALab' },
+  CASE_HAS_OPEN_ORDER: { code: 2042, status: 409, key: 'caseHasOpenOrder' },
+  // 460 is the tus checksum extension's status for a chunk whose Upload-Checksum does not match its bytes.
+  UPLOAD_CHECKSUM_MISMATCH: { code: 2043, status: 460, key: 'uploadChecksumMismatch' },
+  CANNOT_CHANGE_SELF: { code: 2044, status: 409, key: 'cannotChangeSelf' },
+  LAST_ADMINISTRATOR: { code: 2045, status: 409, key: 'lastAdministrator' },
+  ROLE_IN_USE: { code: 2046, status: 409, key: 'roleInUse' },
+  ROLE_READ_ONLY: { code: 2047, status: 403, key: 'roleReadOnly' },
   VERIFICATION_CODE_WRONG: { code: 3002, status: 400, key: 'verificationCodeWrong' },
   REGION_MISMATCH: { code: 10503, status: 503, key: 'regionMismatch' },
 } as const;

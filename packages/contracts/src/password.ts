@@ -1,7 +1,7 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from './constants.js';
 
 /** The password rule of §5, one function for the form and the server. */
-export const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\"\\|,.<>/?`~";
+export const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
 
 export interface PasswordCheck {
   /** 8 to 20 characters. */

@@ -1,10 +1,22 @@
 /** Compact container decoder (browser- and node-safe); no encoder code, so viewers stay small. */
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { MeshParseError, type Bounds } from './types.js';
-import { COMPACT_HEADER_BYTES, COMPACT_VERSION, FLAG_COLORS, FLAG_DEFLATE, FLAG_WIDE, pipeBytes } from './compact-format.js';
+import {
+  COMPACT_HEADER_BYTES,
+  COMPACT_VERSION,
+  FLAG_COLORS,
+  FLAG_DEFLATE,
+  FLAG_WIDE,
+  pipeBytes,
+} from './compact-format.js';
 
 let decoderReady = false;
-void MeshoptDecoder.ready.then(() => { decoderReady = true; }, () => {});
+void MeshoptDecoder.ready.then(
+  () => {
+    decoderReady = true;
+  },
+  () => {},
+);
 
 export interface DecodedMesh {
   positions: Float32Array;
@@ -54,7 +66,8 @@ export async function decodeCompactMesh(input: ArrayBuffer | Uint8Array): Promis
 /** Synchronous decode of a container without the deflate stage; the decoder must be ready (initMeshCodec). */
 export function decodeCompactMeshSync(input: ArrayBuffer | Uint8Array): DecodedMesh {
   const fail = failCompact;
-  if (!decoderReady) throw new Error('@portal/mesh: await decodeCompactMesh() once (or initMeshCodec) before decodeCompactMeshSync()');
+  if (!decoderReady)
+    throw new Error('@portal/mesh: await decodeCompactMesh() once (or initMeshCodec) before decodeCompactMeshSync()');
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   if (bytes.length < COMPACT_HEADER_BYTES) fail('file too short');
   if (bytes[5]! & FLAG_DEFLATE) fail('deflated container: use decodeCompactMesh');
@@ -68,7 +81,9 @@ export function decodeCompactMeshSync(input: ArrayBuffer | Uint8Array): DecodedM
   const origin = [dv.getFloat64(16, true), dv.getFloat64(24, true), dv.getFloat64(32, true)] as const;
   const step = dv.getFloat64(40, true);
   const max: [number, number, number] = [dv.getFloat64(48, true), dv.getFloat64(56, true), dv.getFloat64(64, true)];
-  const posLen = dv.getUint32(72, true), idxLen = dv.getUint32(76, true), colLen = dv.getUint32(80, true);
+  const posLen = dv.getUint32(72, true),
+    idxLen = dv.getUint32(76, true),
+    colLen = dv.getUint32(80, true);
   const pad = (n: number) => (n + 3) & ~3;
   if (COMPACT_HEADER_BYTES + pad(posLen) + pad(idxLen) + pad(colLen) > bytes.length) fail('truncated');
   if (icount % 3 !== 0 || icount === 0 || vcount === 0) fail('bad counts');
@@ -121,7 +136,9 @@ export function decodeCompactMeshSync(input: ArrayBuffer | Uint8Array): DecodedM
     }
     colors = new Uint8Array(vcount * 3);
     for (let v = 0; v < vcount; v++) {
-      colors[v * 3] = c4[v * 4]!; colors[v * 3 + 1] = c4[v * 4 + 1]!; colors[v * 3 + 2] = c4[v * 4 + 2]!;
+      colors[v * 3] = c4[v * 4]!;
+      colors[v * 3 + 1] = c4[v * 4 + 1]!;
+      colors[v * 3 + 2] = c4[v * 4 + 2]!;
     }
   }
   return { positions, indices, colors, bounds: { min: [origin[0], origin[1], origin[2]], max } };

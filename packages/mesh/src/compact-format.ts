@@ -14,7 +14,11 @@ export const FLAG_WIDE = 2; // 32-bit position components (mesh wider than 65535
 export const FLAG_DEFLATE = 4; // payload after the header is one zlib ('deflate') stream
 
 /** Runs bytes through a native zlib (De)CompressionStream; stops with an error once the output exceeds `limit`. */
-export async function pipeBytes(data: Uint8Array, mode: 'compress' | 'decompress', limit = Infinity): Promise<Uint8Array> {
+export async function pipeBytes(
+  data: Uint8Array,
+  mode: 'compress' | 'decompress',
+  limit = Infinity,
+): Promise<Uint8Array> {
   const ts = mode === 'compress' ? new CompressionStream('deflate') : new DecompressionStream('deflate');
   // (DOM and node typings disagree on the chunk types; both accept Uint8Array in and give Uint8Array out.)
   const writer = (ts.writable as unknown as WritableStream<Uint8Array>).getWriter();
@@ -42,4 +46,3 @@ export async function pipeBytes(data: Uint8Array, mode: 'compress' | 'decompress
   }
   return out;
 }
-

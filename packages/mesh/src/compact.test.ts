@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MeshParseError, compactMesh, compactMeshDetailed, decodeCompactMesh, generateArch, parsePly, parseStl, toBinaryStl, toPly,
+  MeshParseError,
+  compactMesh,
+  compactMeshDetailed,
+  decodeCompactMesh,
+  generateArch,
+  parsePly,
+  parseStl,
+  toBinaryStl,
+  toPly,
 } from './index.js';
 
 /** Rotates a triangle so its smallest index comes first (keeps the winding). */
@@ -52,13 +60,17 @@ describe('compact container', () => {
     expect(dp.colors).not.toBeNull();
     for (let i = 0; i < fromPly.positions.length / 3; i += 97) {
       const j = rp.vertexRemap[i]!;
-      expect(Array.from(dp.colors!.subarray(j * 3, j * 3 + 3))).toEqual(Array.from(fromPly.colors!.subarray(i * 3, i * 3 + 3)));
+      expect(Array.from(dp.colors!.subarray(j * 3, j * 3 + 3))).toEqual(
+        Array.from(fromPly.colors!.subarray(i * 3, i * 3 + 3)),
+      );
     }
     for (let a = 0; a < 3; a++) {
       expect(dp.bounds.min[a]).toBeLessThanOrEqual(dp.bounds.max[a]!);
     }
-    console.log(`200k: STL ${stl.length} B → ${r.bytes.length} B (1/${(stl.length / r.bytes.length).toFixed(1)}), ` +
-      `PLY ${ply.length} B → ${rp.bytes.length} B (1/${(ply.length / rp.bytes.length).toFixed(1)}), max deviation ${(maxDev * 1000).toFixed(2)} µm`);
+    console.log(
+      `200k: STL ${stl.length} B → ${r.bytes.length} B (1/${(stl.length / r.bytes.length).toFixed(1)}), ` +
+        `PLY ${ply.length} B → ${rp.bytes.length} B (1/${(ply.length / rp.bytes.length).toFixed(1)}), max deviation ${(maxDev * 1000).toFixed(2)} µm`,
+    );
   }, 60_000);
 
   it('round-trips without deflate and with a finer step', async () => {
@@ -86,6 +98,8 @@ describe('compact container', () => {
       new DataView(huge.buffer).setUint32(8, 0xfffffff0, true);
       await expect(decodeCompactMesh(huge)).rejects.toBeInstanceOf(MeshParseError);
     }
-    await expect(decodeCompactMesh(new TextEncoder().encode('not a mesh at all, certainly not'.repeat(4)))).rejects.toBeInstanceOf(MeshParseError);
+    await expect(
+      decodeCompactMesh(new TextEncoder().encode('not a mesh at all, certainly not'.repeat(4))),
+    ).rejects.toBeInstanceOf(MeshParseError);
   });
 });

@@ -21,7 +21,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help || !values.out) {
-  console.log('usage: node --import tsx packages/mesh/src/generate-cli.ts --out DIR [--triangles N] [--seed S] [--compact]');
+  console.log(
+    'usage: node --import tsx packages/mesh/src/generate-cli.ts --out DIR [--triangles N] [--seed S] [--compact]',
+  );
   process.exit(values.help ? 0 : 2);
 }
 const triangles = Number(values.triangles);

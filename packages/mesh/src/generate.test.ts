@@ -25,9 +25,12 @@ describe('generateArch', () => {
         expect(height).toBeGreaterThan(12);
         expect(height).toBeLessThan(30);
         // both pink gum and ivory teeth are present
-        let pink = 0, ivory = 0;
+        let pink = 0,
+          ivory = 0;
         for (let i = 0; i < v; i++) {
-          const r = m.colors[i * 3]!, g = m.colors[i * 3 + 1]!, bl = m.colors[i * 3 + 2]!;
+          const r = m.colors[i * 3]!,
+            g = m.colors[i * 3 + 1]!,
+            bl = m.colors[i * 3 + 2]!;
           if (r > g + 50 && r > bl + 40) pink++;
           else if (r > 190 && g > 170 && bl > 140) ivory++;
         }
@@ -73,7 +76,8 @@ describe('browser-safety', () => {
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
         if (e.isDirectory()) walk(join(d, e.name));
-        else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !nodeOnly.has(e.name)) files.push(join(d, e.name));
+        else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !nodeOnly.has(e.name))
+          files.push(join(d, e.name));
       }
     };
     walk(dir);

@@ -24,7 +24,12 @@ export function createRng(seed: number): () => number {
 }
 
 type ToothKind = 'incisor1' | 'incisor2' | 'canine' | 'premolar' | 'molar';
-interface ToothSpec { kind: ToothKind; width: number; half: number; height: number }
+interface ToothSpec {
+  kind: ToothKind;
+  width: number;
+  half: number;
+  height: number;
+}
 
 // Mesio-distal width, bucco-lingual half-thickness and crown height (mm), from the midline outwards.
 const UPPER: ToothSpec[] = [
@@ -58,7 +63,9 @@ interface Curve {
 
 function archCurve(halfWidth: number, depth: number): Curve {
   const n = 2048;
-  const xs = new Float64Array(n + 1), ys = new Float64Array(n + 1), cum = new Float64Array(n + 1);
+  const xs = new Float64Array(n + 1),
+    ys = new Float64Array(n + 1),
+    cum = new Float64Array(n + 1);
   for (let i = 0; i <= n; i++) {
     const u = (i / n) * 2 - 1; // −1 … 1
     xs[i] = u * halfWidth;
@@ -71,7 +78,8 @@ function archCurve(halfWidth: number, depth: number): Curve {
     length,
     at(s, out) {
       s = Math.min(Math.max(s, 0), length);
-      let lo = 0, hi = n;
+      let lo = 0,
+        hi = n;
       while (hi - lo > 1) {
         const m = (lo + hi) >> 1;
         if (cum[m]! <= s) lo = m;
@@ -79,7 +87,8 @@ function archCurve(halfWidth: number, depth: number): Curve {
       }
       const seg = cum[hi]! - cum[lo]!;
       const f = seg > 0 ? (s - cum[lo]!) / seg : 0;
-      const dx = xs[hi]! - xs[lo]!, dy = ys[hi]! - ys[lo]!;
+      const dx = xs[hi]! - xs[lo]!,
+        dy = ys[hi]! - ys[lo]!;
       const l = Math.hypot(dx, dy) || 1;
       out[0] = xs[lo]! + dx * f;
       out[1] = ys[lo]! + dy * f;
@@ -89,7 +98,12 @@ function archCurve(halfWidth: number, depth: number): Curve {
   };
 }
 
-interface Cusp { x: number; y: number; h: number; s: number }
+interface Cusp {
+  x: number;
+  y: number;
+  h: number;
+  s: number;
+}
 interface Tooth {
   spec: ToothSpec;
   s: number; // arc-length position of the centre
@@ -121,7 +135,12 @@ function makeTeeth(specs: ToothSpec[], curve: Curve, rng: () => number): Tooth[]
     const cusps: Cusp[] = [];
     const m = Math.min(a, b);
     if (spec.kind === 'molar') {
-      for (const [cx, cy] of [[-0.42, 0.42], [0.42, 0.42], [-0.42, -0.42], [0.42, -0.4]] as const) {
+      for (const [cx, cy] of [
+        [-0.42, 0.42],
+        [0.42, 0.42],
+        [-0.42, -0.42],
+        [0.42, -0.4],
+      ] as const) {
         cusps.push({ x: cx * a, y: cy * b, h: 1.4 * (1 + jitter(0.2)), s: 0.3 * m });
       }
       cusps.push({ x: 0, y: 0, h: -1.1, s: 0.32 * m });
@@ -133,9 +152,20 @@ function makeTeeth(specs: ToothSpec[], curve: Curve, rng: () => number): Tooth[]
       cusps.push({ x: 0, y: 0.1 * b, h: 2.2 * (1 + jitter(0.1)), s: 0.55 * a });
     }
     return {
-      spec, s: centre, a, b, h: spec.height * (1 + jitter(0.06)) - (spec.kind === 'canine' ? 2 : spec.kind === 'incisor1' || spec.kind === 'incisor2' ? 0 : 1.2),
+      spec,
+      s: centre,
+      a,
+      b,
+      h:
+        spec.height * (1 + jitter(0.06)) -
+        (spec.kind === 'canine' ? 2 : spec.kind === 'incisor1' || spec.kind === 'incisor2' ? 0 : 1.2),
       e: spec.kind === 'molar' ? 3.2 : spec.kind === 'premolar' ? 2.6 : 2.3,
-      rot: jitter(0.08), dx: jitter(0.25), dy: jitter(0.35), cusps, nPhi: 0, nT: 0,
+      rot: jitter(0.08),
+      dx: jitter(0.25),
+      dy: jitter(0.35),
+      cusps,
+      nPhi: 0,
+      nT: 0,
     };
   });
 }
@@ -143,7 +173,8 @@ function makeTeeth(specs: ToothSpec[], curve: Curve, rng: () => number): Tooth[]
 function cuspField(t: Tooth, x: number, y: number): number {
   let v = 0;
   for (const c of t.cusps) {
-    const dx = x - c.x, dy = y - c.y;
+    const dx = x - c.x,
+      dy = y - c.y;
     v += c.h * Math.exp(-(dx * dx + dy * dy) / (2 * c.s * c.s));
   }
   return v;
@@ -164,7 +195,8 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
   const toothPerimeter = (t: Tooth) => Math.PI * (3 * (t.a + t.b) - Math.sqrt((3 * t.a + t.b) * (t.a + 3 * t.b)));
 
   const target = Math.max(2000, Math.floor(opts.triangles));
-  let ns = 0, nc = 0;
+  let ns = 0,
+    nc = 0;
   const count = (d: number) => {
     ns = Math.max(8, Math.round(curve.length * d) + 1);
     nc = Math.max(6, Math.round(crossLen * d) + 1);
@@ -176,7 +208,8 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
     }
     return tris;
   };
-  let lo = 0.05, hi = 200;
+  let lo = 0.05,
+    hi = 200;
   for (let i = 0; i < 60; i++) {
     const mid = Math.sqrt(lo * hi);
     if (count(mid) < target) lo = mid;
@@ -194,20 +227,26 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
   let ip = 0;
   const c4 = new Float64Array(4);
   const put = (x: number, y: number, z: number, r: number, g: number, b: number) => {
-    positions[vp * 3] = x; positions[vp * 3 + 1] = y; positions[vp * 3 + 2] = z;
+    positions[vp * 3] = x;
+    positions[vp * 3 + 1] = y;
+    positions[vp * 3 + 2] = z;
     colors[vp * 3] = r < 0 ? 0 : r > 255 ? 255 : r;
     colors[vp * 3 + 1] = g < 0 ? 0 : g > 255 ? 255 : g;
     colors[vp * 3 + 2] = b < 0 ? 0 : b > 255 ? 255 : b;
     return vp++;
   };
   const tri = (a: number, b: number, c: number) => {
-    indices[ip++] = a; indices[ip++] = b; indices[ip++] = c;
+    indices[ip++] = a;
+    indices[ip++] = b;
+    indices[ip++] = c;
   };
 
   // Papillae: the gum rises between neighbouring crowns.
   const boundaries: number[] = [];
-  for (let i = 0; i + 1 < teeth.length; i++) boundaries.push((teeth[i]!.s + teeth[i]!.a + teeth[i + 1]!.s - teeth[i + 1]!.a) / 2);
-  const firstS = teeth[0]!.s - teeth[0]!.a, lastS = teeth[teeth.length - 1]!.s + teeth[teeth.length - 1]!.a;
+  for (let i = 0; i + 1 < teeth.length; i++)
+    boundaries.push((teeth[i]!.s + teeth[i]!.a + teeth[i + 1]!.s - teeth[i + 1]!.a) / 2);
+  const firstS = teeth[0]!.s - teeth[0]!.a,
+    lastS = teeth[teeth.length - 1]!.s + teeth[teeth.length - 1]!.a;
 
   // --- gum band ---
   const gumBase = vp;
@@ -215,7 +254,8 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
     const s = (i / (ns - 1)) * curve.length;
     curve.at(s, c4);
     const [px, py, tx, ty] = c4 as unknown as [number, number, number, number];
-    const nx = ty, ny = -tx; // buccal normal
+    const nx = ty,
+      ny = -tx; // buccal normal
     const along = Math.abs(s / curve.length - 0.5) * 2; // 0 at midline, 1 at the ends
     const bw = 4.6 + 1.6 * along; // ridge half-width
     let pap = 0;
@@ -225,13 +265,15 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
     for (let j = 0; j < nc; j++) {
       const c = j / (nc - 1);
       const al = Math.PI * c;
-      const ca = Math.cos(al), sa = Math.sin(al);
+      const ca = Math.cos(al),
+        sa = Math.sin(al);
       const flare = 1.6 * (1 - sa) ** 2;
       const off = Math.sign(ca) * (Math.abs(ca) ** 0.7 * bw + flare);
       const depth = GUM_DEPTH + (ca < 0 ? 1.5 : 0);
       const bump = 0.25 * Math.sin(s * 0.9 + phase[0]!) * Math.sin(c * 9 + phase[1]!);
       const z = ridgeTop * sa ** 6 - depth * (1 - sa ** 0.45) + bump;
-      const x = px + nx * off, y = py + ny * off;
+      const x = px + nx * off,
+        y = py + ny * off;
       // pink, lighter near the crowns, darker towards the vestibule
       const light = sa ** 3;
       const nse = 6 * Math.sin(s * 0.31 + phase[2]!) * Math.cos(c * 4.3 + phase[3]!);
@@ -240,7 +282,8 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
   }
   for (let i = 0; i + 1 < ns; i++) {
     for (let j = 0; j + 1 < nc; j++) {
-      const a = gumBase + i * nc + j, b = a + nc;
+      const a = gumBase + i * nc + j,
+        b = a + nc;
       tri(a, b, a + 1);
       tri(a + 1, b, b + 1);
     }
@@ -249,18 +292,24 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
   // --- crowns ---
   for (const t of teeth) {
     curve.at(t.s, c4);
-    const cr = Math.cos(t.rot), sr = Math.sin(t.rot);
-    const tx0 = c4[2]!, ty0 = c4[3]!;
-    const tx = tx0 * cr - ty0 * sr, ty = tx0 * sr + ty0 * cr;
-    const nx = ty, ny = -tx;
-    const cx = c4[0]! + tx0 * t.dx + ty0 * t.dy, cy = c4[1]! - tx0 * t.dy + ty0 * t.dx;
+    const cr = Math.cos(t.rot),
+      sr = Math.sin(t.rot);
+    const tx0 = c4[2]!,
+      ty0 = c4[3]!;
+    const tx = tx0 * cr - ty0 * sr,
+      ty = tx0 * sr + ty0 * cr;
+    const nx = ty,
+      ny = -tx;
+    const cx = c4[0]! + tx0 * t.dx + ty0 * t.dy,
+      cy = c4[1]! - tx0 * t.dy + ty0 * t.dx;
     const incisor = t.spec.kind === 'incisor1' || t.spec.kind === 'incisor2';
     const base = vp;
     const { nPhi, nT } = t;
     for (let j = 0; j < nT; j++) {
       // ring 0 is the cervical ring sunk into the gum; rings 1…nT−1 follow a superellipse profile
       const th = j === 0 ? 0 : (Math.PI / 2) * (j / nT);
-      const cs = Math.cos(th), sn = Math.sin(th);
+      const cs = Math.cos(th),
+        sn = Math.sin(th);
       let rho = cs ** (2 / 3.2);
       const wn = sn ** (2 / 3.2);
       rho *= 1 + 0.07 * Math.sin(Math.PI * Math.min(wn * 1.4, 1));
@@ -269,12 +318,15 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
       const bScale = incisor ? 1 - 0.62 * wn ** 1.6 : 1;
       for (let k = 0; k < nPhi; k++) {
         const ph = (2 * Math.PI * k) / nPhi;
-        const cp = Math.cos(ph), sp = Math.sin(ph);
+        const cp = Math.cos(ph),
+          sp = Math.sin(ph);
         const r = (Math.abs(cp) ** t.e + Math.abs(sp) ** t.e) ** (-1 / t.e);
-        const lx = t.a * r * cp * rho, ly = t.b * bScale * r * sp * rho;
+        const lx = t.a * r * cp * rho,
+          ly = t.b * bScale * r * sp * rho;
         const cusp = cuspField(t, lx, ly) * top;
         const w = j === 0 ? -EMBED : t.h * wn + cusp;
-        const x = cx + tx * lx + nx * ly, y = cy + ty * lx + ny * ly;
+        const x = cx + tx * lx + nx * ly,
+          y = cy + ty * lx + ny * ly;
         const shade = 8 * cusp;
         const cerv = 1 - Math.min(1, Math.max(0, w) / 3);
         put(x, y, w, 236 - 14 * cerv + shade, 226 - 22 * cerv + shade, 204 - 34 * cerv + shade * 0.8);
@@ -284,8 +336,10 @@ export function generateArch(opts: ArchOptions): IndexedMesh & { colors: Uint8Ar
     for (let j = 0; j + 1 < nT; j++) {
       for (let k = 0; k < nPhi; k++) {
         const k1 = (k + 1) % nPhi;
-        const a = base + j * nPhi + k, b = base + j * nPhi + k1;
-        const c = a + nPhi, e = b + nPhi;
+        const a = base + j * nPhi + k,
+          b = base + j * nPhi + k1;
+        const c = a + nPhi,
+          e = b + nPhi;
         tri(a, b, c);
         tri(b, e, c);
       }
@@ -314,7 +368,8 @@ export function generateBite(opts: { triangles?: number; seed: number }): Indexe
   const rng = createRng(opts.seed * 7 + 3);
   const curve = archCurve(24.5, 42);
   const target = Math.max(2000, opts.triangles ?? 20000);
-  const s0 = curve.length * 0.6, s1 = curve.length * 0.95;
+  const s0 = curve.length * 0.6,
+    s1 = curve.length * 0.95;
   const half = 5.5; // bucco-lingual half width
   const len = s1 - s0;
   const perSurface = target / 2;
@@ -331,7 +386,8 @@ export function generateBite(opts: { triangles?: number; seed: number }): Indexe
     for (let i = 0; i < ns; i++) {
       const s = s0 + (i / (ns - 1)) * len;
       curve.at(s, c4);
-      const nx = c4[3]!, ny = -c4[2]!;
+      const nx = c4[3]!,
+        ny = -c4[2]!;
       for (let j = 0; j < nc; j++) {
         const off = -half + (2 * half * j) / (nc - 1);
         const imprint = 0.45 * Math.sin(s * 0.8 + ph) * Math.cos((off / half) * 1.6);
@@ -349,13 +405,22 @@ export function generateBite(opts: { triangles?: number; seed: number }): Indexe
     const base = side * ns * nc;
     for (let i = 0; i + 1 < ns; i++) {
       for (let j = 0; j + 1 < nc; j++) {
-        const a = base + i * nc + j, b = a + nc;
+        const a = base + i * nc + j,
+          b = a + nc;
         if (side === 0) {
-          indices[ip++] = a; indices[ip++] = b; indices[ip++] = a + 1;
-          indices[ip++] = a + 1; indices[ip++] = b; indices[ip++] = b + 1;
+          indices[ip++] = a;
+          indices[ip++] = b;
+          indices[ip++] = a + 1;
+          indices[ip++] = a + 1;
+          indices[ip++] = b;
+          indices[ip++] = b + 1;
         } else {
-          indices[ip++] = a; indices[ip++] = a + 1; indices[ip++] = b;
-          indices[ip++] = a + 1; indices[ip++] = b + 1; indices[ip++] = b;
+          indices[ip++] = a;
+          indices[ip++] = a + 1;
+          indices[ip++] = b;
+          indices[ip++] = a + 1;
+          indices[ip++] = b + 1;
+          indices[ip++] = b;
         }
       }
     }

@@ -1,10 +1,14 @@
 /** @portal/mesh — browser- and node-safe entry (no node: imports). Node-only helpers: '@portal/mesh/node'. */
 export { MeshParseError, triangleCount } from './types.js';
 export type { Bounds, IndexedMesh, MeshData, MeshFormat } from './types.js';
-export { parseStl, parseBinaryStl, parseAsciiStl, isBinaryStlLayout } from './parse/stl.js';
+export { parseStl, parseBinaryStl, parseAsciiStl, binaryStlTriangles, STL_MAX_TRAILING } from './parse/stl.js';
 export { parsePly } from './parse/ply.js';
 export { parseObj } from './parse/obj.js';
 export { detectMeshFormat, parseMesh } from './detect.js';
+export { meshContentVerdict, SNIFF_WINDOW } from './sniff.js';
+export type { Verdict } from './sniff.js';
+export { detectUnit, inMillimetres, MM_PER_UNIT, SCAN_SIZE_MM } from './units.js';
+export type { LengthUnit, UnitGuess } from './units.js';
 export { computeBounds, computeVertexNormals, weldMesh } from './geometry.js';
 export type { WeldResult } from './geometry.js';
 export { COMPACT_HEADER_BYTES, COMPACT_MAGIC, COMPACT_VERSION, MAX_QUANT_STEP } from './compact-format.js';

@@ -8,7 +8,7 @@ import { MeshParseError, type MeshData, type MeshFormat } from './types.js';
 export async function readMeshFile(path: string): Promise<{ format: MeshFormat; mesh: MeshData; bytes: number }> {
   const buf = await readFile(path);
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-  const format = detectMeshFormat(bytes, path);
+  const format = detectMeshFormat(bytes);
   if (!format) throw new MeshParseError('unknown', 'not an STL, PLY or OBJ file');
   return { format, mesh: parseMesh(bytes, format), bytes: bytes.length };
 }
@@ -18,12 +18,26 @@ export async function compactMeshFile(
   inputPath: string,
   outputPath: string,
   opts: CompactOptions = {},
-): Promise<{ format: MeshFormat; inputBytes: number; outputBytes: number; parseMs: number; encodeMs: number; stats: CompactStats }> {
+): Promise<{
+  format: MeshFormat;
+  inputBytes: number;
+  outputBytes: number;
+  parseMs: number;
+  encodeMs: number;
+  stats: CompactStats;
+}> {
   const t0 = performance.now();
   const { format, mesh, bytes } = await readMeshFile(inputPath);
   const t1 = performance.now();
   const r = await compactMeshDetailed(mesh, opts);
   const t2 = performance.now();
   await writeFile(outputPath, r.bytes);
-  return { format, inputBytes: bytes, outputBytes: r.bytes.length, parseMs: t1 - t0, encodeMs: t2 - t1, stats: r.stats };
+  return {
+    format,
+    inputBytes: bytes,
+    outputBytes: r.bytes.length,
+    parseMs: t1 - t0,
+    encodeMs: t2 - t1,
+    stats: r.stats,
+  };
 }

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MeshParseError, detectMeshFormat, parseAsciiStl, parseMesh, parseObj, parsePly, parseStl,
-  toAsciiStl, toBinaryStl, toObj, toPly, generateArch, weldMesh, computeVertexNormals, computeBounds,
+  MeshParseError,
+  detectMeshFormat,
+  parseAsciiStl,
+  parseMesh,
+  parseObj,
+  parsePly,
+  parseStl,
+  toAsciiStl,
+  toBinaryStl,
+  toObj,
+  toPly,
+  generateArch,
+  weldMesh,
+  computeVertexNormals,
+  computeBounds,
 } from './index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -38,7 +51,11 @@ describe('STL', () => {
     const m = parseStl(toAsciiStl(quad));
     expect(m.positions.length).toBe(18);
     expect(m.positions[6]).toBe(1);
-    const m2 = parseAsciiStl(enc('solid x\nfacet normal 0 0 1\nouter loop\nvertex 1e1 -2.5 +3\nvertex 0 0 0\nvertex 1 1 1\nendloop\nendfacet\nendsolid x\n'));
+    const m2 = parseAsciiStl(
+      enc(
+        'solid x\nfacet normal 0 0 1\nouter loop\nvertex 1e1 -2.5 +3\nvertex 0 0 0\nvertex 1 1 1\nendloop\nendfacet\nendsolid x\n',
+      ),
+    );
     expect(Array.from(m2.positions.slice(0, 3))).toEqual([10, -2.5, 3]);
   });
   it('rejects truncated binary and ASCII STL', () => {
@@ -74,13 +91,16 @@ describe('PLY', () => {
     expect(n.colors).toBeNull();
   });
   it('triangulates polygons, skips extra properties and elements, reads big-endian', () => {
-    const text = 'ply\nformat ascii 1.0\ncomment hi\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nproperty float nx\n' +
+    const text =
+      'ply\nformat ascii 1.0\ncomment hi\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nproperty float nx\n' +
       'element face 1\nproperty list uchar int vertex_indices\nproperty uchar flags\nelement edge 1\nproperty int a\nproperty int b\nend_header\n' +
       '0 0 0 9\n1 0 0 9\n1 1 0 9\n0 1 0 9\n4 0 1 2 3 7\n0 1\n';
     const m = parsePly(enc(text));
     expect(Array.from(m.indices!)).toEqual([0, 1, 2, 0, 2, 3]);
     // big endian: 3 vertices + 1 triangle
-    const head = enc('ply\nformat binary_big_endian 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\nelement face 1\nproperty list uchar uint vertex_indices\nend_header\n');
+    const head = enc(
+      'ply\nformat binary_big_endian 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\nelement face 1\nproperty list uchar uint vertex_indices\nend_header\n',
+    );
     const body = new DataView(new ArrayBuffer(3 * 24 + 1 + 12));
     [0, 0, 0, 2, 0, 0, 0, 2, 0].forEach((v, i) => body.setFloat64(i * 8, v, false));
     body.setUint8(72, 3);
@@ -97,8 +117,24 @@ describe('PLY', () => {
     for (const cut of [5, 30, b.length - 20, b.length - 1]) expectParseError(() => parsePly(b.subarray(0, cut)));
     const a = toPly(quad, { binary: false });
     expectParseError(() => parsePly(a.subarray(0, a.length - 8)));
-    expectParseError(() => parsePly(enc('ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n')), /range/);
-    expectParseError(() => parsePly(enc('ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n\0\0\0\0')), /truncated/);
+    expectParseError(
+      () =>
+        parsePly(
+          enc(
+            'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n',
+          ),
+        ),
+      /range/,
+    );
+    expectParseError(
+      () =>
+        parsePly(
+          enc(
+            'ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n\0\0\0\0',
+          ),
+        ),
+      /truncated/,
+    );
     expectParseError(() => parsePly(enc('ply\nformat weird 1.0\nend_header\n')), /format/);
     expectParseError(() => parsePly(enc('ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n')), /header/);
   });
@@ -106,7 +142,8 @@ describe('PLY', () => {
 
 describe('OBJ', () => {
   it('reads v/vt/vn forms, negative indices, polygons and float colours', () => {
-    const text = '# c\nmtllib a.mtl\no thing\nv 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 1 1 0 0 0 1\nv 0 1 0 0.5 0.5 0.5\nvt 0 0\nvn 0 0 1\n' +
+    const text =
+      '# c\nmtllib a.mtl\no thing\nv 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 1 1 0 0 0 1\nv 0 1 0 0.5 0.5 0.5\nvt 0 0\nvn 0 0 1\n' +
       's off\nf 1/1/1 2/1/1 3/1/1\nf -4//1 -2//1 -1//1\nf 1/1 2/1 3/1 4/1\n';
     const m = parseObj(enc(text));
     expect(Array.from(m.indices!)).toEqual([0, 1, 2, 0, 2, 3, 0, 1, 2, 0, 2, 3]);
@@ -131,14 +168,14 @@ describe('OBJ', () => {
 describe('detectMeshFormat / parseMesh', () => {
   const m = { ...quad };
   it('detects by content, not by name', () => {
-    expect(detectMeshFormat(toBinaryStl(m), 'x.ply')).toBe('stl');
+    expect(detectMeshFormat(toBinaryStl(m))).toBe('stl');
     expect(detectMeshFormat(toAsciiStl(m))).toBe('stl');
-    expect(detectMeshFormat(toPly(m, { binary: true }), 'scan.stl')).toBe('ply');
+    expect(detectMeshFormat(toPly(m, { binary: true }))).toBe('ply');
     expect(detectMeshFormat(toPly(m, { binary: false }))).toBe('ply');
     expect(detectMeshFormat(toObj(m))).toBe('obj');
   });
   it('rejects other content', () => {
-    expect(detectMeshFormat(enc('%PDF-1.7\n...'), 'a.stl')).toBeNull();
+    expect(detectMeshFormat(enc('%PDF-1.7\n...'))).toBeNull();
     expect(detectMeshFormat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0, 0]))).toBeNull();
     expect(detectMeshFormat(new Uint8Array(0))).toBeNull();
     expect(detectMeshFormat(enc('solid only a name\n'))).toBeNull();
@@ -147,12 +184,16 @@ describe('detectMeshFormat / parseMesh', () => {
     expect(detectMeshFormat(rnd)).toBeNull();
     expectParseError(() => parseMesh(rnd));
   });
-  it('accepts a padded binary STL only with the .stl name hint', () => {
+  it('accepts a binary STL with a few trailing bytes, not with more', () => {
     const b = toBinaryStl(m);
     const padded = new Uint8Array(b.length + 2);
     padded.set(b);
-    expect(detectMeshFormat(padded)).toBeNull();
-    expect(detectMeshFormat(padded, 'a.STL')).toBe('stl');
+    expect(detectMeshFormat(padded)).toBe('stl');
+    expect(parseStl(padded).positions.length).toBe(18);
+    const long = new Uint8Array(b.length + 5000);
+    long.set(b);
+    expect(detectMeshFormat(long)).toBeNull();
+    expectParseError(() => parseStl(long), /size does not match/);
   });
   it('never hangs on random input for any parser', () => {
     let seed = 1;

@@ -26,19 +26,30 @@ declare module 'fastify' {
     auth: AuthContext;
   }
   interface FastifyContextConfig {
-    /** A permission code (`resource:action`) the caller's role must hold. */
-    permission?: string;
+    /**
+     * A permission code (`resource:action`) the caller's role must hold, or how to tell it from the request when
+     * it depends on what is asked (e.g. one permission per order action), after the body is validated.
+     */
+    permission?: string | ((request: FastifyRequest) => string);
     /** The caller must have re-entered their password within the grace period (§4). */
     sensitive?: boolean;
     /** Reachable while the user still has to change a forced password. */
     allowForcedPasswordChange?: boolean;
+    /** How the caller is authenticated: set where the authentication is installed, it documents the security. */
+    authentication?: Authentication;
   }
 }
+
+/** A signed-in user's session, or a scanner's device token. */
+export type Authentication = 'session' | 'device';
 
 export class TokenService {
   // A KeyObject made once: passing raw bytes makes jose import the key on every call.
   private readonly key: KeyObject;
-  constructor(secret: string, readonly ttlSeconds: number) {
+  constructor(
+    secret: string,
+    readonly ttlSeconds: number,
+  ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
   sign(claims: { userCode: string; sessionId: string }): Promise<string> {
@@ -54,7 +65,10 @@ export class TokenService {
    * and WebCrypto verification is a thread-pool round trip. Only the signature check is cached;
    * the session is still looked up on every request, so revocation applies at once.
    */
-  private readonly verified = new Map<string, { userCode: string; sessionId: string; issuedAt: number; expiresAt: number }>();
+  private readonly verified = new Map<
+    string,
+    { userCode: string; sessionId: string; issuedAt: number; expiresAt: number }
+  >();
   private static readonly CACHE_SIZE = 10_000;
 
   async verify(token: string): Promise<{ userCode: string; sessionId: string; issuedAt: number } | null> {
@@ -66,8 +80,14 @@ export class TokenService {
     }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
-      const claims = { userCode: payload.sub, sessionId: payload.sid, issuedAt: payload.iat ?? 0, expiresAt: payload.exp };
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number')
+        return null;
+      const claims = {
+        userCode: payload.sub,
+        sessionId: payload.sid,
+        issuedAt: payload.iat ?? 0,
+        expiresAt: payload.exp,
+      };
       if (this.verified.size >= TokenService.CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, claims);
       return claims;
@@ -93,33 +113,50 @@ export interface AuthDeps {
 }
 
 /** Resolves an access token to the caller; the catalogue's 401/402 answers when it cannot. */
-export async function authenticateToken(deps: AuthDeps, token: string | undefined): Promise<{ auth: AuthContext; issuedAt: number }> {
+export async function authenticateToken(
+  deps: AuthDeps,
+  token: string | undefined,
+): Promise<{ auth: AuthContext; issuedAt: number }> {
   if (!token) fail('TOKEN_INVALID');
   const claims = await deps.tokens.verify(token);
   if (!claims) fail('TOKEN_INVALID');
-  const row = await deps.sessions.get(claims.sessionId, () => usersRepository.findBySession(deps.db, claims.sessionId));
-  if (!row || row.user_code !== claims.userCode) fail('TOKEN_INVALID');
+  return { issuedAt: claims.issuedAt, auth: await authenticateSession(deps, claims.sessionId, claims.userCode) };
+}
+
+/**
+ * The caller behind a live session. Every credential derived from a session (access token, upload grant) comes
+ * through here, so whatever ends the session — logout, a password change or reset, a disabled user or
+ * organization — ends the credential at the same moment.
+ */
+export async function authenticateSession(
+  deps: Pick<AuthDeps, 'db' | 'sessions'>,
+  sessionId: string,
+  userCode: string,
+): Promise<AuthContext> {
+  const row = await deps.sessions.get(sessionId, () => usersRepository.findBySession(deps.db, sessionId));
+  if (!row || row.user_code !== userCode) fail('TOKEN_INVALID');
   if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
   if (row.status === UserStatus.Disabled) fail('SESSION_ENDED');
   if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
   return {
-    issuedAt: claims.issuedAt,
-    auth: {
-      user: row,
-      userId: Number(row.id),
-      userCode: row.user_code,
-      organizationId: Number(row.organization_id),
-      orgType: row.org_type,
-      roleId: Number(row.role_id),
-      sessionId: claims.sessionId,
-      forceChangePassword: row.force_change_password,
-      identityVerifiedUntil: row.identity_verified_until ? new Date(row.identity_verified_until) : null,
-    },
+    user: row,
+    userId: Number(row.id),
+    userCode: row.user_code,
+    organizationId: Number(row.organization_id),
+    orgType: row.org_type,
+    roleId: Number(row.role_id),
+    sessionId,
+    forceChangePassword: row.force_change_password,
+    identityVerifiedUntil: row.identity_verified_until ? new Date(row.identity_verified_until) : null,
   };
 }
 
 /** Whether a role holds a permission code (or the wildcard) through its menu entries. */
-export async function roleHasPermission(deps: Pick<AuthDeps, 'db' | 'sessions'>, roleId: number, permission: string): Promise<boolean> {
+export async function roleHasPermission(
+  deps: Pick<AuthDeps, 'db' | 'sessions'>,
+  roleId: number,
+  permission: string,
+): Promise<boolean> {
   const granted = await deps.sessions.permissions(roleId, async () => {
     const rows = await deps.db.query<{ p: string }>(
       `SELECT DISTINCT unnest(m.api_permissions) AS p FROM role_menus rm JOIN menus m ON m.id = rm.menu_id WHERE rm.role_id = $1`,
@@ -131,6 +168,10 @@ export async function roleHasPermission(deps: Pick<AuthDeps, 'db' | 'sessions'>,
 }
 
 export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
+  // Every route of this scope is a session call (its security and 401 answers are documented from this).
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, authentication: 'session' };
+  });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { auth, issuedAt } = await authenticateToken(deps, readAccessToken(request));
     request.auth = auth;
@@ -143,8 +184,10 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
 
   scope.addHook('preHandler', async (request: FastifyRequest) => {
     const cfg = request.routeOptions.config;
-    if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange) fail('NO_PERMISSION', {}, { forceChangePassword: true });
-    if (cfg.permission && !(await roleHasPermission(deps, request.auth.roleId, cfg.permission))) fail('NO_PERMISSION');
+    if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange)
+      fail('NO_PERMISSION', {}, { forceChangePassword: true });
+    const permission = typeof cfg.permission === 'function' ? cfg.permission(request) : cfg.permission;
+    if (permission && !(await roleHasPermission(deps, request.auth.roleId, permission))) fail('NO_PERMISSION');
     if (cfg.sensitive) {
       const until = request.auth.identityVerifiedUntil;
       if (!until || until < new Date()) fail('REAUTH_REQUIRED');

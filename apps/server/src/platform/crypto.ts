@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** Unguessable one-time tokens: 256 bits, URL-safe. Only their hash is stored. */
@@ -8,6 +8,33 @@ export function newToken(): string {
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
+
+/**
+ * Seals a value so that only a holder of `secret` can open it (AES-256-GCM under a key derived from the secret).
+ * Used where the server must not be able to answer with the value to anyone but the secret's holder.
+ */
+export function sealWith(secret: string, value: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
+  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+/** Opens what `sealWith` sealed; undefined when the secret is wrong or the box was altered. */
+export function openWith(secret: string, box: string): string | undefined {
+  const raw = Buffer.from(box, 'base64url');
+  if (raw.length < 29) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(secret), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+function sealKey(secret: string) {
+  return createHmac('sha256', 'portal:seal').update(secret).digest();
+}
+
 export function newId(): string {
   return randomUUID();
 }

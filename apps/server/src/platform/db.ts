@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -20,15 +21,42 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * The transaction the current call runs in, if any. A query on the database itself (not on `tx`) from inside a
+ * transaction escapes it, and on the single-connection PGlite waits forever for the transaction that waits for it:
+ * both are refused at once with an error that says what to do. Another Db (a second pool) is another connection. Work a transaction starts and leaves running
+ * (a mail sent after it) inherits the context, so the flag is cleared when the transaction ends.
+ */
+const openTransaction = new AsyncLocalStorage<{ db: Db; open: boolean }>();
+
+function assertOutsideTransaction(db: Db) {
+  const current = openTransaction.getStore();
+  if (current?.open && current.db === db)
+    throw new Error('A query on the database inside a transaction: pass the transaction (tx) to the repository');
+}
+
+async function inTransaction<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  const state = { db, open: true };
+  try {
+    return await openTransaction.run(state, run);
+  } finally {
+    state.open = false;
+  }
+}
+
 export function pgliteDb(client: PGlite): Db {
-  return {
+  const db: Db = {
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
+      assertOutsideTransaction(db);
       return (await client.query<T>(sql, params)).rows;
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      assertOutsideTransaction(db);
       return client.transaction((tx) =>
-        fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows }),
+        inTransaction(db, () =>
+          fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows }),
+        ),
       );
     },
     async listen(channel, fn) {
@@ -36,6 +64,7 @@ export function pgliteDb(client: PGlite): Db {
     },
     close: () => client.close(),
   };
+  return db;
 }
 
 /**
@@ -70,16 +99,23 @@ export function postgresDb(connectionString: string, max = 20): Db {
   // An idle connection the server ends (restart, failover, an administrator) must not crash the process:
   // the pool drops it and opens another; a query in flight reports its own error.
   pool.on('error', () => undefined);
-  return {
+  const db: Db = {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
+      assertOutsideTransaction(db);
       return (await pool.query(prepared(sql, params))).rows as T[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      assertOutsideTransaction(db);
       const conn = await pool.connect();
       try {
         await conn.query('BEGIN');
-        const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await conn.query(prepared(sql, params))).rows as R[] });
+        const result = await inTransaction(db, () =>
+          fn({
+            query: async <R>(sql: string, params: unknown[] = []) =>
+              (await conn.query(prepared(sql, params))).rows as R[],
+          }),
+        );
         await conn.query('COMMIT');
         return result;
       } catch (err) {
@@ -114,20 +150,33 @@ export function postgresDb(connectionString: string, max = 20): Db {
     },
     close: () => pool.end(),
   };
+  return db;
 }
 
 export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<Db> {
   if (opts.databaseUrl) return postgresDb(opts.databaseUrl);
   const { PGlite } = await import('@electric-sql/pglite');
+  if (opts.pgliteDir && !existsSync(opts.pgliteDir)) {
+    // A new data folder is made beside its place and moved there once PostgreSQL has initialised it: a first start
+    // killed half-way through leaves no half-made folder, which would never open again.
+    const making = `${opts.pgliteDir}.new`;
+    rmSync(making, { recursive: true, force: true });
+    await (await PGlite.create({ dataDir: making })).close();
+    renameSync(making, opts.pgliteDir);
+  }
   const client = await PGlite.create(opts.pgliteDir ? { dataDir: opts.pgliteDir } : {});
   return pgliteDb(client);
 }
 
 /** Applies the committed SQL migrations in name order, each once, each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const applied = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const ran: string[] = [];
   for (const file of files) {
     if (applied.has(file)) continue;

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERRORS, normalizeLanguage, type Language } from '@portal/contracts';
+import { ERRORS, findUnsafeText, normalizeLanguage, type Language } from '@portal/contracts';
 import { AppError } from './errors.js';
 import { t } from './i18n.js';
 
@@ -12,7 +12,11 @@ declare module 'fastify' {
 }
 
 /** The `info` header of spec §7: a JSON object; only what the server uses is read. */
-export function readInfoHeader(request: FastifyRequest): { accessToken?: string; endPointClass?: string; appCode?: string } {
+export function readInfoHeader(request: FastifyRequest): {
+  accessToken?: string;
+  endPointClass?: string;
+  appCode?: string;
+} {
   return parseInfo(request.headers.info);
 }
 /** The access token of an `info` header value, for callers outside Fastify's request (tus). */
@@ -20,7 +24,11 @@ export function readInfoToken(raw: string | null | undefined): string | undefine
   const token = parseInfo(raw ?? undefined).accessToken;
   return typeof token === 'string' && token ? token : undefined;
 }
-function parseInfo(raw: string | string[] | undefined): { accessToken?: string; endPointClass?: string; appCode?: string } {
+function parseInfo(raw: string | string[] | undefined): {
+  accessToken?: string;
+  endPointClass?: string;
+  appCode?: string;
+} {
   if (typeof raw !== 'string' || raw.length > 4096) return {};
   try {
     const parsed = JSON.parse(decodeURIComponent(raw)) as unknown;
@@ -28,6 +36,23 @@ function parseInfo(raw: string | string[] | undefined): { accessToken?: string; 
   } catch {
     return {};
   }
+}
+
+/**
+ * Every request's body, query and parameters are first searched for characters no text may hold (NUL and other
+ * controls, lone surrogates), whatever the route's schema says, so no present or future call can pass them on to
+ * the database: the answer is 400 naming the field.
+ */
+export function withSafeText<S>(compile: FastifySchemaCompiler<S>): FastifySchemaCompiler<S> {
+  return (route) => {
+    const validate = compile(route);
+    return (data: unknown) => {
+      const path = findUnsafeText(data);
+      if (path === undefined) return validate(data);
+      const issue = { instancePath: path, schemaPath: '', keyword: 'unsafe_text', params: {}, message: 'unsafe text' };
+      return { error: [issue] };
+    };
+  };
 }
 
 export function ok<T>(request: FastifyRequest, data: T) {
@@ -50,7 +75,8 @@ function validationMessage(request: FastifyRequest, error: FastifyError) {
     else if (v.keyword === 'too_big' && params.origin === 'string') {
       key = 'paramTooLong';
       vars.n = Number(params.maximum);
-    } else if (v.keyword === 'too_small' && params.origin === 'string' && Number(params.minimum) <= 1) key = 'paramRequired';
+    } else if (v.keyword === 'too_small' && params.origin === 'string' && Number(params.minimum) <= 1)
+      key = 'paramRequired';
     else if (v.keyword === 'too_small' && params.origin === 'string') {
       key = 'paramTooShort';
       vars.n = Number(params.minimum);
@@ -59,16 +85,38 @@ function validationMessage(request: FastifyRequest, error: FastifyError) {
       vars.values = Array.isArray(params.values) ? params.values.join(', ') : '';
       if (!vars.values) key = 'paramInvalid';
     } else if (v.keyword === 'unrecognized_keys') key = 'paramUnknownField';
+    else if (v.keyword === 'unsafe_text') key = 'paramUnsafeText';
     return { field, message: t(request.lang, key, vars) };
   });
   return issues;
+}
+
+/** Longer than any path parameter a route takes (codes, captcha ids), so that each route's schema judges its own. */
+export const PATH_PARAM_MAX = 500;
+
+/**
+ * What the router refuses before any route runs (a path that is not UTF-8 once decoded, a parameter past
+ * PATH_PARAM_MAX) is answered like any bad input: the catalogue's 400 naming the path.
+ */
+export function answerFrameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const lang = normalizeLanguage(typeof request.headers.lang === 'string' ? request.headers.lang : undefined);
+  const message = t(lang, 'paramInvalid', { field: 'path' });
+  return reply.status(400).send({
+    code: ERRORS.PARAM_INVALID.code,
+    msg: `path: ${message}`,
+    data: { field: 'path', errors: [{ field: 'path', message }] },
+  });
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       const msg = t(request.lang, error.messageKey ?? error.entry.key, error.params);
-      return reply.status(error.entry.status).send({ code: error.entry.code, msg: error.params.field && error.messageKey ? `${error.params.field}: ${msg}` : msg, data: error.data });
+      return reply.status(error.entry.status).send({
+        code: error.entry.code,
+        msg: error.params.field && error.messageKey ? `${error.params.field}: ${msg}` : msg,
+        data: error.data,
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
       const issues = validationMessage(request, error);
@@ -106,7 +154,9 @@ export function registerRequestContext(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const header = request.headers.lang;
     const accept = request.headers['accept-language'];
-    request.lang = normalizeLanguage(typeof header === 'string' ? header : typeof accept === 'string' ? accept.split(',')[0] : undefined);
+    request.lang = normalizeLanguage(
+      typeof header === 'string' ? header : typeof accept === 'string' ? accept.split(',')[0] : undefined,
+    );
     const tz = request.headers.timezone;
     if (typeof tz === 'string' && tz.length < 64) {
       try {

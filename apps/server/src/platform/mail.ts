@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { t } from './i18n.js';
 
 export interface MailMessage {
@@ -19,6 +19,14 @@ export interface MailMessage {
 }
 
 const MAX_ATTEMPTS = 5;
+
+export interface StoredMail {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  link?: string;
+}
 
 /**
  * Every mail is first written to the outbox table (so nothing is lost and the super administrator
@@ -47,29 +55,54 @@ export class Mailer {
       '',
       t(message.language, 'mail:signature', p),
     ];
-    return { subject: `${t(message.language, `mail:${message.template}.subject`, p)} – ${this.opts.appName}`, text: lines.join('\n') };
+    return {
+      subject: `${t(message.language, `mail:${message.template}.subject`, p)} – ${this.opts.appName}`,
+      text: lines.join('\n'),
+    };
   }
 
-  async send(message: MailMessage): Promise<void> {
+  /** Stores a mail in the outbox and delivers it when SMTP is configured; answers its outbox id. */
+  async send(message: MailMessage): Promise<number> {
+    const stored = await this.store(this.db, message);
+    await this.deliverStored([stored]);
+    return stored.id;
+  }
+
+  /**
+   * Writes a mail into the outbox through `db` (a transaction, so the mail exists exactly when the change that
+   * caused it commits); `deliverStored` sends it once the transaction is over.
+   */
+  async store(db: Queryable, message: MailMessage): Promise<StoredMail> {
     const { subject, text } = this.render(message);
-    const [row] = await this.db.query<{ id: number }>(
-      `INSERT INTO mail_outbox (to_address, language, subject, body_text, status) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO mail_outbox (to_address, language, subject, body_text, status)
+       VALUES ($1, $2, $3, $4, $5)
+       RETURNING id`,
       [message.to, message.language, subject, text, this.transport ? 'pending' : 'stored'],
     );
-    if (!this.transport) {
-      this.log.info({ to: message.to, subject, link: message.link }, 'mail stored in the outbox (no SMTP_URL)');
-      return;
+    return { id: Number(row!.id), to: message.to, subject, text, link: message.link };
+  }
+
+  async deliverStored(mails: StoredMail[]) {
+    for (const m of mails) {
+      if (this.transport) await this.deliver(m.id, m.to, m.subject, m.text);
+      else this.log.info({ to: m.to, subject: m.subject, link: m.link }, 'mail stored in the outbox (no SMTP_URL)');
     }
-    await this.deliver(Number(row!.id), message.to, subject, text);
   }
 
   private async deliver(id: number, to: string, subject: string, text: string) {
     try {
       await this.transport!.sendMail({ from: this.opts.from, to, subject, text });
-      await this.db.query(`UPDATE mail_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1 WHERE id = $1`, [id]);
+      await this.db.query(
+        `UPDATE mail_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1 WHERE id = $1`,
+        [id],
+      );
     } catch (err) {
       this.log.warn({ err, to }, 'mail delivery failed; it will be retried');
-      await this.db.query(`UPDATE mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [id, String(err).slice(0, 500)]);
+      await this.db.query(
+        `UPDATE mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+        [id, String(err).slice(0, 500)],
+      );
     }
   }
 

@@ -7,7 +7,8 @@ import type { UserSessionRow } from '../modules/users/users.repository.js';
  * application or plain SQL — fires the `auth_changed` notification (migration 0002) and every
  * process forgets everything it holds. Entries also age out, as a safety net.
  */
-const AUTH_WRITE = /^\s*(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(sessions|users|organizations|roles|role_menus|menus)\b/i;
+const AUTH_WRITE =
+  /^\s*(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(sessions|users|organizations|roles|role_menus|menus)\b/i;
 
 export class SessionCache {
   private readonly entries = new Map<string, { row: UserSessionRow; until: number }>();

@@ -45,12 +45,19 @@ export class S3BlobStore implements BlobStore {
   async write(key: string, body: Readable) {
     let size = 0;
     body.on('data', (c: Buffer) => (size += c.length));
-    await new Upload({ client: this.client, params: { Bucket: this.opts.bucket, Key: this.objectKey(key), Body: body } }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.opts.bucket, Key: this.objectKey(key), Body: body },
+    }).done();
     return size;
   }
   async read(key: string, range?: { start: number; end: number }) {
     const res = await this.client.send(
-      new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      new GetObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: this.objectKey(key),
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
     );
     return res.Body as Readable;
   }
@@ -65,8 +72,13 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string) {
     const objectKey = this.objectKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: objectKey }));
-    // The tus S3 store keeps the upload's metadata in a companion object.
-    if (key.startsWith('uploads/')) await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: `${objectKey}.info` })).catch(() => undefined);
+    // The tus S3 store keeps the upload's metadata in a companion object, and an unfinished upload's last bytes
+    // short of a part in another.
+    if (key.startsWith('uploads/'))
+      for (const companion of [`${objectKey}.info`, `${objectKey}.part`])
+        await this.client
+          .send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: companion }))
+          .catch(() => undefined);
   }
   async presignedGet(key: string, fileName: string, ttlSeconds: number) {
     return getSignedUrl(

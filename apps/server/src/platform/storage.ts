@@ -1,10 +1,19 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '@tus/server';
 import { FileStore } from '@tus/file-store';
+
+// @tus/file-store makes its folder with an asynchronous mkdir whose callback throws when it fails: an uncaught
+// exception that takes the process down, e.g. when the folder is removed meanwhile. It is made synchronously here,
+// so a failure is an ordinary error of the constructor.
+(
+  FileStore.prototype as unknown as { checkOrCreateDirectory(this: { directory: string }): void }
+).checkOrCreateDirectory = function () {
+  mkdirSync(this.directory, { recursive: true });
+};
 
 /**
  * Where files live. Keys are made by the server only (`uploads/<id>`, `viewer/<code>.mesh`,
@@ -47,7 +56,13 @@ export class LocalStore implements BlobStore {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.part`;
-    await pipeline(body, createWriteStream(tmp));
+    try {
+      await pipeline(body, createWriteStream(tmp));
+    } catch (err) {
+      // A body that failed half-way (a client cut short, a refused first chunk) leaves nothing behind.
+      await rm(tmp, { force: true });
+      throw err;
+    }
     const { rename } = await import('node:fs/promises');
     await rename(tmp, path);
     return (await stat(path)).size;

@@ -36,15 +36,27 @@ export async function runScanner(argv: string[], log: (line: string) => void = c
     args: argv,
     allowPositionals: true,
     options: {
-      url: { type: 'string' }, state: { type: 'string' }, serial: { type: 'string' }, code: { type: 'string' }, battery: { type: 'string' },
-      patient: { type: 'string' }, 'patient-id': { type: 'string' }, birth: { type: 'string' }, name: { type: 'string' }, treatment: { type: 'string', multiple: true },
-      case: { type: 'string' }, 'chunk-mb': { type: 'string' }, help: { type: 'boolean' },
+      url: { type: 'string' },
+      state: { type: 'string' },
+      serial: { type: 'string' },
+      code: { type: 'string' },
+      battery: { type: 'string' },
+      patient: { type: 'string' },
+      'patient-id': { type: 'string' },
+      birth: { type: 'string' },
+      name: { type: 'string' },
+      treatment: { type: 'string', multiple: true },
+      case: { type: 'string' },
+      'chunk-mb': { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
   const [command, ...files] = positionals;
   if (!command || values.help) return log(HELP);
   const stateFile = values.state ?? join(homedir(), '.dental-scanner.json');
-  const state: State = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : { url: 'http://localhost:8080' };
+  const state: State = existsSync(stateFile)
+    ? JSON.parse(readFileSync(stateFile, 'utf8'))
+    : { url: 'http://localhost:8080' };
   if (values.url) state.url = values.url.replace(/\/+$/, '');
   const save = () => {
     mkdirSync(dirname(stateFile), { recursive: true });
@@ -56,13 +68,18 @@ export async function runScanner(argv: string[], log: (line: string) => void = c
   const send = async (caseCode: string) => {
     for (const file of files) {
       let last = '';
-      await client.upload(file, { caseCode, jaw: jawOf(file) }, {
-        stateFile: uploads, chunkSize,
-        onProgress: (sent, total) => {
-          const line = bar(sent, total);
-          if (line !== last) log(`  ${basename(file)} ${(last = line)}`);
+      await client.upload(
+        file,
+        { caseCode, jaw: jawOf(file) },
+        {
+          stateFile: uploads,
+          chunkSize,
+          onProgress: (sent, total) => {
+            const line = bar(sent, total);
+            if (line !== last) log(`  ${basename(file)} ${(last = line)}`);
+          },
         },
-      });
+      );
     }
     const done = await client.complete(caseCode);
     log(`Case ${caseCode}: ${done.status}`);
@@ -84,8 +101,11 @@ export async function runScanner(argv: string[], log: (line: string) => void = c
     case 'upload': {
       if (!values.patient || !files.length) throw new Error('upload needs --patient and at least one file');
       const created = await client.createCase({
-        name: values.name ?? `Scan ${new Date().toISOString().slice(0, 10)}`, patientName: values.patient, patientId: values['patient-id'],
-        birthDate: values.birth, treatments: values.treatment ?? [],
+        name: values.name ?? `Scan ${new Date().toISOString().slice(0, 10)}`,
+        patientName: values.patient,
+        patientId: values['patient-id'],
+        birthDate: values.birth,
+        treatments: values.treatment ?? [],
       });
       log(`Case ${created.caseCode} created; uploading ${files.length} file(s).`);
       await send(created.caseCode);

@@ -11,12 +11,18 @@ const FileUrlStorage = (tus as unknown as { FileUrlStorage: new (path: string) =
  * create a case with the patient data, upload the scan files resumably, say the scan is complete.
  */
 export class ScannerClient {
-  constructor(private readonly baseUrl: string, private deviceToken?: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private deviceToken?: string,
+  ) {}
 
   private async call<T>(path: string, body: Record<string, unknown>): Promise<T> {
     const res = await fetch(`${this.baseUrl}/api/v2/${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.deviceToken ? { authorization: `Bearer ${this.deviceToken}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.deviceToken ? { authorization: `Bearer ${this.deviceToken}` } : {}),
+      },
       body: JSON.stringify(body),
     });
     const json = (await res.json()) as { code: number; msg: string; data: T };
@@ -25,7 +31,10 @@ export class ScannerClient {
   }
 
   async activate(serialNumber: string, activationCode: string) {
-    const data = await this.call<{ deviceToken: string; clinicName: string }>('device/activate', { serialNumber, activationCode });
+    const data = await this.call<{ deviceToken: string; clinicName: string }>('device/activate', {
+      serialNumber,
+      activationCode,
+    });
     this.deviceToken = data.deviceToken;
     return data;
   }
@@ -34,8 +43,19 @@ export class ScannerClient {
     return this.call('device/heartbeat', { batteryHealth });
   }
 
-  createCase(c: { name: string; patientName: string; patientId?: string; birthDate?: string; scanDate?: string; treatments?: string[] }) {
-    return this.call<{ caseCode: string }>('device/case/create', { treatments: [], scanDate: new Date().toISOString(), ...c });
+  createCase(c: {
+    name: string;
+    patientName: string;
+    patientId?: string;
+    birthDate?: string;
+    scanDate?: string;
+    treatments?: string[];
+  }) {
+    return this.call<{ caseCode: string }>('device/case/create', {
+      treatments: [],
+      scanDate: new Date().toISOString(),
+      ...c,
+    });
   }
 
   complete(caseCode: string) {
@@ -49,7 +69,12 @@ export class ScannerClient {
   upload(
     path: string,
     meta: { caseCode: string; jaw?: string },
-    opts: { stateFile: string; onProgress?: (sent: number, total: number) => void; chunkSize?: number; signal?: AbortSignal },
+    opts: {
+      stateFile: string;
+      onProgress?: (sent: number, total: number) => void;
+      chunkSize?: number;
+      signal?: AbortSignal;
+    },
   ) {
     const size = statSync(path).size;
     return new Promise<void>((resolve, reject) => {

@@ -13,7 +13,8 @@ export function AuthGate() {
     else if (!menus) void loadProfile();
   }, [signedIn, menus]);
   if (!signedIn || !menus || !user) return <PageLoading />;
-  if (user.forceChangePassword && pathname !== '/force-change-password') return <Navigate to="/force-change-password" replace />;
+  if (user.forceChangePassword && pathname !== '/force-change-password')
+    return <Navigate to="/force-change-password" replace />;
   if (!user.forceChangePassword && pathname === '/force-change-password') return <Navigate to="/" replace />;
   return <Outlet />;
 }

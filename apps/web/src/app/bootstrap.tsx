@@ -10,8 +10,10 @@ import { initSession, logout, watchOtherTabs } from '../lib/session';
 import { isInternetExplorer } from '../lib/device';
 import { requestIdentity } from '../components/identity';
 import { App } from './App';
+import { refreshMenu } from './profile';
 
-const UNSUPPORTED_BROWSER = 'Your browser does not support access, it is recommended to use the latest version of Google Chrome!';
+const UNSUPPORTED_BROWSER =
+  'Your browser does not support access, it is recommended to use the latest version of Google Chrome!';
 
 function wireHttp() {
   configureHttp({
@@ -19,8 +21,10 @@ function wireHttp() {
     toast: (text) => notify.error(text),
     logout: () => void logout({ returnHere: true }),
     reauthenticate: requestIdentity,
+    permissionsChanged: () => void refreshMenu(),
     // Raw templates: the client fills no parameters, so those with placeholders defer to the server's text.
-    translate: (key) => (i18next.exists(key, { ns: 'errors' }) ? i18next.t(key, { ns: 'errors', skipInterpolation: true }) : null),
+    translate: (key) =>
+      i18next.exists(key, { ns: 'errors' }) ? i18next.t(key, { ns: 'errors', skipInterpolation: true }) : null,
     regionMismatch: async (text, target) => {
       const modal = await notify.modal();
       if (!modal) return;
@@ -77,6 +81,10 @@ export async function bootstrap(): Promise<void> {
     loadPrefs();
     initSession();
     watchOtherTabs();
+    // A role may have changed while the tab was hidden: its menu is fetched again when it comes back.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') void refreshMenu();
+    });
     const root = document.getElementById('root');
     if (!root) return;
     createRoot(root).render(<App />);
@@ -84,4 +92,3 @@ export async function bootstrap(): Promise<void> {
     console.error(e);
   }
 }
-

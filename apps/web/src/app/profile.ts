@@ -7,7 +7,7 @@ import { saveAgreementReadLog } from '../features/auth/api/saveAgreementReadLog'
 import { ApiError } from '../lib/http';
 import { i18next, setLanguage, storedLanguage } from '../lib/i18n';
 import { notify } from '../lib/notify';
-import { logout, setProfile } from '../lib/session';
+import { logout, sessionStore, setProfile } from '../lib/session';
 
 /** Resolves true when the user accepts every listed agreement. */
 async function askAgreements(unread: UnreadAgreement[]): Promise<boolean> {
@@ -25,7 +25,15 @@ async function askAgreements(unread: UnreadAgreement[]): Promise<boolean> {
           'ul',
           null,
           unread.map((a) =>
-            createElement('li', { key: a.agreementType }, createElement('a', { href: a.url, target: '_blank', rel: 'noreferrer' }, t(`agreements.${a.agreementType}`))),
+            createElement(
+              'li',
+              { key: a.agreementType },
+              createElement(
+                'a',
+                { href: a.url, target: '_blank', rel: 'noreferrer' },
+                t(`agreements.${a.agreementType}`),
+              ),
+            ),
           ),
         ),
       ),
@@ -58,6 +66,15 @@ async function checkAgreements(): Promise<boolean> {
   }
 }
 
+/** The permissions of a processed menu: what the server lists, and what the entries carry. */
+function permissionsOf(
+  menus: Parameters<typeof collectPermissions>[0],
+  all: Parameters<typeof collectPermissions>[0],
+  listed: string[],
+) {
+  return [...new Set([...listed, ...collectPermissions(menus), ...collectPermissions(all)])];
+}
+
 let loading: Promise<void> | null = null;
 
 /** After sign-in (§4): user info, agreements, menu; the router is then rebuilt from the menu. */
@@ -76,7 +93,7 @@ export function loadProfile(): Promise<void> {
         return void (await logout());
       }
       const all = withOwnSpace(screens);
-      setProfile(user, all, [...new Set([...permissions, ...collectPermissions(menus), ...collectPermissions(all)])]);
+      setProfile(user, all, permissionsOf(menus, all, permissions));
     } catch {
       // A failed call was already reported (or ended the session); without a profile the user cannot go on.
       await logout({ returnHere: true });
@@ -85,4 +102,35 @@ export function loadProfile(): Promise<void> {
     loading = null;
   });
   return loading;
+}
+
+let refreshing: Promise<void> | null = null;
+let refreshedAt = 0;
+/** A burst of refused calls reloads the menu once. */
+const REFRESH_GAP_MS = 2000;
+
+/**
+ * Reloads the role's menu: a change of a role applies at once on the server, and the app follows on its next call
+ * the server refuses for want of a permission, and when the tab becomes visible again. The routes are rebuilt from
+ * the new menu; a menu left empty signs the user out as at sign-in.
+ */
+export function refreshMenu(): Promise<void> {
+  const { user, signedIn } = sessionStore.get();
+  if (!signedIn || !user || loading) return Promise.resolve();
+  if (refreshing || Date.now() - refreshedAt < REFRESH_GAP_MS) return refreshing ?? Promise.resolve();
+  refreshing = (async () => {
+    try {
+      const { menus, permissions } = await listUserMenu();
+      const screens = pruneMenu(menus);
+      if (screens.length === 0) return void (await logout());
+      const all = withOwnSpace(screens);
+      setProfile(user, all, permissionsOf(menus, all, permissions));
+    } catch {
+      // The next refused call or visit tries again.
+    } finally {
+      refreshedAt = Date.now();
+      refreshing = null;
+    }
+  })();
+  return refreshing;
 }

@@ -52,7 +52,8 @@ export function highlightPath(menus: readonly MenuItem[], item: MenuItem, path: 
 
 function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
   // Signed in but the menu is still loading: hold every path until routes exist.
-  if (!menus) return [
+  if (!menus)
+    return [
       { id: 'pending:home', index: true, element: null },
       { id: 'pending', path: '*', element: null },
     ];
@@ -81,7 +82,13 @@ function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
  */
 export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean): RouteObject[] {
   const tokenScreens: RouteObject[] = signedIn
-    ? [{ id: 'layout', lazy: () => import('./layouts/MainLayout').then((m) => ({ Component: m.default })), children: layoutChildren(menus) }]
+    ? [
+        {
+          id: 'layout',
+          lazy: () => import('./layouts/MainLayout').then((m) => ({ Component: m.default })),
+          children: layoutChildren(menus),
+        },
+      ]
     : // Signed out, only paths that would be screens go to the gate; anything else is a 404.
       [
         { id: 'gate:home', index: true, element: null },
@@ -106,8 +113,16 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
           id: 'auth',
           element: <AuthGate />,
           children: [
-            { id: 'force-change-password', path: TOKEN_PAGES.forceChangePassword.path, lazy: lazyPage(TOKEN_PAGES.forceChangePassword.load) },
-            { id: 'partner-invitation', path: TOKEN_PAGES.partnerInvitation.path, lazy: lazyPage(TOKEN_PAGES.partnerInvitation.load) },
+            {
+              id: 'force-change-password',
+              path: TOKEN_PAGES.forceChangePassword.path,
+              lazy: lazyPage(TOKEN_PAGES.forceChangePassword.load),
+            },
+            {
+              id: 'partner-invitation',
+              path: TOKEN_PAGES.partnerInvitation.path,
+              lazy: lazyPage(TOKEN_PAGES.partnerInvitation.load),
+            },
             ...tokenScreens,
           ],
         },

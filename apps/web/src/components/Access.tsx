@@ -11,7 +11,15 @@ export function useAccess() {
 }
 
 /** Renders its children only when the user holds one of the permissions; otherwise nothing (or fallback). */
-export function Access({ permission, children, fallback = null }: { permission: Required; children: ReactNode; fallback?: ReactNode }) {
+export function Access({
+  permission,
+  children,
+  fallback = null,
+}: {
+  permission: Required;
+  children: ReactNode;
+  fallback?: ReactNode;
+}) {
   const can = useAccess();
   return <>{can(permission) ? children : fallback}</>;
 }

@@ -45,6 +45,8 @@ export default function IdentityPrompt() {
   return (
     <Modal
       open={resolver !== null}
+      // Asked in the middle of an action, often from a confirmation dialog: always above whatever is open.
+      zIndex={2000}
       title={t('identity.title')}
       onOk={() => void submit()}
       onCancel={() => finish(false)}

@@ -16,7 +16,9 @@ export function PasswordFields({ testIdPrefix = 'password', label }: { testIdPre
           { required: true, message: t('required') },
           {
             validator: (_, value: string | undefined) =>
-              !value || checkPassword(value).valid ? Promise.resolve() : Promise.reject(new Error(t('password.invalid'))),
+              !value || checkPassword(value).valid
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('password.invalid'))),
           },
         ]}
         extra={<PasswordStrength password={password} />}
@@ -31,7 +33,9 @@ export function PasswordFields({ testIdPrefix = 'password', label }: { testIdPre
           { required: true, message: t('required') },
           ({ getFieldValue }) => ({
             validator: (_, value: string | undefined) =>
-              !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(t('passwordsDontMatch'))),
+              !value || getFieldValue('password') === value
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('passwordsDontMatch'))),
           }),
         ]}
       >

@@ -25,7 +25,12 @@ export function PasswordStrength({ password }: { password: string | undefined })
       </div>
       <ul className="password-rules">
         {(['len', 'exclude', 'include'] as const).map((rule) => (
-          <li key={rule} data-testid={`password-rule-${rule}`} data-ok={check[rule] && value ? 'true' : 'false'} className={check[rule] && value ? 'ok' : ''}>
+          <li
+            key={rule}
+            data-testid={`password-rule-${rule}`}
+            data-ok={check[rule] && value ? 'true' : 'false'}
+            className={check[rule] && value ? 'ok' : ''}
+          >
             {check[rule] && value ? <CheckCircleFilled /> : <CloseCircleFilled />} {t(`password.rules.${rule}`)}
           </li>
         ))}

@@ -4,7 +4,15 @@ import { ThemeSwitch } from './ThemeSwitch';
 import { useAppConfig } from '../lib/appConfig';
 
 /** The frame of the no-token screens: a centred card with the language and theme switches. */
-export function PublicPage({ title, children, width = 420 }: { title?: ReactNode; children: ReactNode; width?: number }) {
+export function PublicPage({
+  title,
+  children,
+  width = 420,
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  width?: number;
+}) {
   const cfg = useAppConfig();
   return (
     <div className="public-page">

@@ -16,8 +16,13 @@ export interface PageEntry {
 export const MENU_PAGES: Record<string, PageEntry> = {
   dashboard: { path: '/dashboard', load: () => import('../features/dashboard/pages/DashboardPage') },
   ownSpace: { path: '/own-space', load: () => import('../features/ownSpace/pages/OwnSpacePage') },
-  organizationReview: { path: '/account/organizations', load: () => import('../features/organizations/pages/OrganizationReviewPage') },
+  organizationReview: {
+    path: '/account/organizations',
+    load: () => import('../features/organizations/pages/OrganizationReviewPage'),
+  },
   outbox: { path: '/account/outbox', load: () => import('../features/mail/pages/OutboxPage') },
+  userList: { path: '/account/users', load: () => import('../features/users/pages/UserListPage') },
+  roleList: { path: '/account/roles', load: () => import('../features/roles/pages/RoleListPage') },
   caseList: { path: '/case-management', load: () => import('../features/cases/pages/CaseListPage') },
   caseDetail: { path: '/case-management/detail/:id', load: () => import('../features/cases/pages/CaseDetailPage') },
   recycleBin: { path: '/recycle-bin', load: () => import('../features/cases/pages/RecycleBinPage') },
@@ -49,7 +54,13 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
 
 /** Token screens outside the menu. */
 export const TOKEN_PAGES = {
-  forceChangePassword: { path: '/force-change-password', load: () => import('../features/auth/pages/ForceChangePasswordPage') },
+  forceChangePassword: {
+    path: '/force-change-password',
+    load: () => import('../features/auth/pages/ForceChangePasswordPage'),
+  },
   /** The invited laboratory confirms a clinic's invitation (spec §2: token needed, not cached). */
-  partnerInvitation: { path: '/partner-list-from-email', load: () => import('../features/partners/pages/PartnerInvitationPage') },
+  partnerInvitation: {
+    path: '/partner-list-from-email',
+    load: () => import('../features/partners/pages/PartnerInvitationPage'),
+  },
 } satisfies Record<string, PageEntry>;

@@ -78,7 +78,9 @@ describe('http client', () => {
   it('logs out when the refresh fails', async () => {
     tokens.set('old', 'R1');
     route((path) =>
-      path === 'user/refresh_token' ? json({ code: 1013, msg: 'bad refresh', data: null }, 401) : json({ code: 401, msg: 'expired', data: null }, 401),
+      path === 'user/refresh_token'
+        ? json({ code: 1013, msg: 'bad refresh', data: null }, 401)
+        : json({ code: 401, msg: 'expired', data: null }, 401),
     );
     const results = await Promise.allSettled([http.post('a'), http.post('b')]);
     expect(results.every((r) => r.status === 'rejected' && (r.reason as ApiError).code === 401)).toBe(true);
@@ -108,7 +110,11 @@ describe('http client', () => {
 
   it('shows nothing for ignored codes and the mapped message for known ones', async () => {
     vi.spyOn(Date, 'now').mockReturnValueOnce(1_000).mockReturnValueOnce(5_000).mockReturnValue(9_000);
-    route((path) => (path === 'ignored' ? json({ code: 1019, msg: 'not verified', data: null }, 403) : json({ code: 1004, msg: 'server text', data: null }, 400)));
+    route((path) =>
+      path === 'ignored'
+        ? json({ code: 1019, msg: 'not verified', data: null }, 403)
+        : json({ code: 1004, msg: 'server text', data: null }, 400),
+    );
     await expect(http.post('ignored')).rejects.toMatchObject({ code: 1019 });
     expect(hooks.toast).not.toHaveBeenCalled();
     await expect(http.post('known')).rejects.toMatchObject({ code: 1004, status: 400 });
@@ -147,7 +153,10 @@ describe('http client', () => {
   });
 
   it('passes attachments through as blobs', async () => {
-    route(() => new Response('file-bytes', { status: 200, headers: { 'content-disposition': 'attachment; filename="a.zip"' } }));
+    route(
+      () =>
+        new Response('file-bytes', { status: 200, headers: { 'content-disposition': 'attachment; filename="a.zip"' } }),
+    );
     const res = await http.post<{ blob: Blob; filename: string }>('export');
     expect(res.filename).toBe('a.zip');
     expect(await res.blob.text()).toBe('file-bytes');
@@ -183,7 +192,12 @@ describe('http client', () => {
     it('maps an error envelope to an ApiError and shows it like other calls (unless silent)', async () => {
       vi.spyOn(Date, 'now').mockReturnValueOnce(1_000).mockReturnValue(5_000);
       route(() => json({ code: 1004, msg: 'server text', data: { field: 'file' } }, 400));
-      await expect(postForm('equipment/import_product_catalog', form())).rejects.toMatchObject({ code: 1004, msg: 'server text', data: { field: 'file' }, status: 400 });
+      await expect(postForm('equipment/import_product_catalog', form())).rejects.toMatchObject({
+        code: 1004,
+        msg: 'server text',
+        data: { field: 'file' },
+        status: 400,
+      });
       expect(hooks.toast).toHaveBeenCalledWith('t:invalidPassword');
       hooks.toast.mockClear();
       const err = await postForm('order/save_attachments', form(), { silent: true }).catch((e: unknown) => e);
@@ -199,7 +213,9 @@ describe('http client', () => {
         if (path === 'user/refresh_token') return ok({ accessToken: 'new', refreshToken: 'R2' });
         const headers = init.headers as Record<string, string>;
         sent.push({ token: infoOf(init).accessToken, bearer: headers.authorization, body: init.body });
-        return infoOf(init).accessToken === 'new' ? ok({ imported: 2, errors: [] }) : json({ code: 401, msg: 'expired', data: null }, 401);
+        return infoOf(init).accessToken === 'new'
+          ? ok({ imported: 2, errors: [] })
+          : json({ code: 401, msg: 'expired', data: null }, 401);
       });
       const body = form();
       await expect(postForm('equipment/import_product_catalog', body)).resolves.toEqual({ imported: 2, errors: [] });
@@ -213,7 +229,11 @@ describe('http client', () => {
 
     it('gives up and logs out when the refresh fails', async () => {
       tokens.set('old', 'R1');
-      route((path) => (path === 'user/refresh_token' ? json({ code: 1013, msg: 'bad refresh', data: null }, 401) : json({ code: 401, msg: 'expired', data: null }, 401)));
+      route((path) =>
+        path === 'user/refresh_token'
+          ? json({ code: 1013, msg: 'bad refresh', data: null }, 401)
+          : json({ code: 401, msg: 'expired', data: null }, 401),
+      );
       await expect(postForm('order/save_attachments', form(), { silent: true })).rejects.toMatchObject({ code: 401 });
       expect(hooks.logout).toHaveBeenCalledTimes(1);
       expect(fetchMock.mock.calls.filter(([u]) => String(u).endsWith('save_attachments'))).toHaveLength(1);
@@ -221,7 +241,10 @@ describe('http client', () => {
   });
 
   it('reports transport failures with the error text', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(http.get('common/monitor')).rejects.toMatchObject({ code: -1, msg: 'Failed to fetch' });
     expect(hooks.toast).toHaveBeenCalledWith('Failed to fetch');
   });

@@ -40,6 +40,8 @@ export interface HttpHooks {
   /** A message of the `errors` namespace, or null when it has none. */
   translate(key: string): string | null;
   lang(): string;
+  /** The server refused a call for want of a permission (code 1002): the role may have changed. */
+  permissionsChanged(): void;
 }
 
 const defaultHooks: HttpHooks = {
@@ -49,6 +51,7 @@ const defaultHooks: HttpHooks = {
   reauthenticate: async () => false,
   translate: () => null,
   lang: () => 'en',
+  permissionsChanged: () => {},
 };
 let hooks: HttpHooks = { ...defaultHooks };
 
@@ -136,7 +139,12 @@ async function send(path: string, opts: RequestOptions, accessToken: string): Pr
     if (renewed && accessToken && tokens.access() === accessToken) tokens.set(renewed, tokens.refresh());
     const disposition = res.headers.get('content-disposition') ?? '';
     if (/attachment/i.test(disposition)) {
-      return { status: res.status, statusText: res.statusText, envelope: null, download: { blob: await res.blob(), filename: filenameOf(disposition) } };
+      return {
+        status: res.status,
+        statusText: res.statusText,
+        envelope: null,
+        download: { blob: await res.blob(), filename: filenameOf(disposition) },
+      };
     }
     let envelope: Envelope | null = null;
     try {
@@ -222,14 +230,15 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
     raw = await send(path, opts, sentToken);
   } catch (err) {
     const e = err as ApiError;
-    toast(e.code === CLIENT_CODES.timeout ? hooks.translate('timeout') ?? 'timeout' : e.msg);
+    toast(e.code === CLIENT_CODES.timeout ? (hooks.translate('timeout') ?? 'timeout') : e.msg);
     throw e;
   }
   if (raw.download && raw.status < 400) return raw.download as T;
 
   const env = raw.envelope;
   if (!env) {
-    if (raw.status === 401 && opts.auth !== false) return handle401<T>(path, opts, attempt, sentToken, null, raw.status);
+    if (raw.status === 401 && opts.auth !== false)
+      return handle401<T>(path, opts, attempt, sentToken, null, raw.status);
     if (raw.status === ERRORS.SERVICE_UNAVAILABLE.status) {
       toast(raw.statusText || 'Service unavailable');
       hooks.logout();
@@ -253,6 +262,7 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
     if (await reauthOnce()) return run<T>(path, opts, { ...attempt, reauthed: true });
     throw new ApiError(CLIENT_CODES.canceled, env.msg, env.data, raw.status);
   }
+  if (env.code === ERRORS.NO_PERMISSION.code) hooks.permissionsChanged();
   if (LOGOUT_ERROR_CODES.includes(env.code)) {
     toast(errorText(env.code, env.msg) ?? env.msg);
     hooks.logout();
@@ -265,11 +275,19 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
   throw error;
 }
 
-async function handle401<T>(path: string, opts: RequestOptions, attempt: Attempt, sentToken: string, error: ApiError | null, status: number): Promise<T> {
+async function handle401<T>(
+  path: string,
+  opts: RequestOptions,
+  attempt: Attempt,
+  sentToken: string,
+  error: ApiError | null,
+  status: number,
+): Promise<T> {
   const err = error ?? new ApiError(ERRORS.TOKEN_INVALID.code, 'Unauthorized', null, status);
   // Another call already refreshed while this one was in flight: just replay it.
   const current = tokens.access();
-  if (!attempt.refreshed && current && current !== sentToken) return run<T>(path, opts, { ...attempt, refreshed: true });
+  if (!attempt.refreshed && current && current !== sentToken)
+    return run<T>(path, opts, { ...attempt, refreshed: true });
   if (!attempt.refreshed && (await refreshOnce())) return run<T>(path, opts, { ...attempt, refreshed: true });
   hooks.logout();
   throw err;
@@ -280,8 +298,10 @@ export function request<T>(path: string, opts: RequestOptions = {}): Promise<T> 
 }
 
 export const http = {
-  post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...opts, method: 'POST', body }),
-  get: <T>(path: string, query?: RequestOptions['query'], opts: Omit<RequestOptions, 'method' | 'query'> = {}) => request<T>(path, { ...opts, method: 'GET', query }),
+  post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    request<T>(path, { ...opts, method: 'POST', body }),
+  get: <T>(path: string, query?: RequestOptions['query'], opts: Omit<RequestOptions, 'method' | 'query'> = {}) =>
+    request<T>(path, { ...opts, method: 'GET', query }),
 };
 
 /** Uploads can take longer than an ordinary JSON call. */
@@ -291,7 +311,11 @@ export const UPLOAD_TIMEOUT_MS = 120_000;
  * Posts a multipart form (files) with the same headers, envelope handling, token refresh and replay,
  * password prompt and error display as every other call; the token also goes as `authorization: Bearer`.
  */
-export function postForm<T>(path: string, form: FormData, opts: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
+export function postForm<T>(
+  path: string,
+  form: FormData,
+  opts: Omit<RequestOptions, 'method' | 'body'> = {},
+): Promise<T> {
   return request<T>(path, { timeoutMs: UPLOAD_TIMEOUT_MS, ...opts, method: 'POST', body: form });
 }
 

@@ -31,9 +31,7 @@ const backend: BackendModule = {
   init() {},
   read(lng, ns, callback) {
     const loader =
-      ns === 'errors'
-        ? errorFiles[`../../../../packages/contracts/locales/${lng}/errors.json`]
-        : uiLoader(lng, ns);
+      ns === 'errors' ? errorFiles[`../../../../packages/contracts/locales/${lng}/errors.json`] : uiLoader(lng, ns);
     // A language not translated yet falls back to English through fallbackLng.
     if (!loader) return callback(null, {});
     loader().then(
@@ -134,7 +132,11 @@ export async function setLanguage(value: string, persist = true): Promise<Langua
   const dayjsEntry = dayjsLocales[lang];
   const switching = initialized !== null;
   const [antd] = await Promise.all([
-    antdLoader ? antdLoader().then((m) => m.default).catch(() => undefined) : Promise.resolve(undefined),
+    antdLoader
+      ? antdLoader()
+          .then((m) => m.default)
+          .catch(() => undefined)
+      : Promise.resolve(undefined),
     dayjsEntry ? dayjsEntry[1]().catch(() => undefined) : Promise.resolve(undefined),
     switching ? i18next.loadLanguages(lang) : init(lang),
   ]);

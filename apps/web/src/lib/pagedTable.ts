@@ -25,7 +25,7 @@ export function pagedTable<R, S extends PagedState>(opts: {
       setState((prev) => ({
         ...prev,
         ...sort,
-        pageNum: extra.action === 'sort' ? 1 : pagination.current ?? 1,
+        pageNum: extra.action === 'sort' ? 1 : (pagination.current ?? 1),
         pageSize: pagination.pageSize ?? prev.pageSize,
       }));
     },

@@ -11,7 +11,12 @@ describe('local preferences', () => {
 
   it('fills missing keys and keeps stored ones', () => {
     localStorage.setItem('portal.prefs', JSON.stringify({ caseDateRangeDays: 7, extra: true }));
-    expect(loadPrefs()).toMatchObject({ caseDateRangeDays: 7, orderDateRangeDays: 30, exportTypes: ['stl', 'ply', 'pdf'], extra: true });
+    expect(loadPrefs()).toMatchObject({
+      caseDateRangeDays: 7,
+      orderDateRangeDays: 30,
+      exportTypes: ['stl', 'ply', 'pdf'],
+      extra: true,
+    });
   });
 
   it('survives corrupt JSON', () => {
@@ -22,6 +27,9 @@ describe('local preferences', () => {
   it('persists changes', () => {
     loadPrefs();
     savePrefs({ exportTypes: ['stl'] });
-    expect(JSON.parse(localStorage.getItem('portal.prefs')!)).toMatchObject({ exportTypes: ['stl'], caseDateRangeDays: 30 });
+    expect(JSON.parse(localStorage.getItem('portal.prefs')!)).toMatchObject({
+      exportTypes: ['stl'],
+      caseDateRangeDays: 30,
+    });
   });
 });

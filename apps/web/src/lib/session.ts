@@ -14,7 +14,13 @@ export interface SessionState {
   /** Bumped on sign-in and logout: the app builds a fresh router (routes cleared) at the new address. */
   epoch: number;
 }
-export const sessionStore = createStore<SessionState>({ user: null, menus: null, permissions: [], signedIn: false, epoch: 0 });
+export const sessionStore = createStore<SessionState>({
+  user: null,
+  menus: null,
+  permissions: [],
+  signedIn: false,
+  epoch: 0,
+});
 
 export function useSession() {
   return useStore(sessionStore);

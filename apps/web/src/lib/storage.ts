@@ -1,6 +1,7 @@
 /** localStorage with the `portal.` prefix. Access is guarded because private modes may throw. */
 export const STORAGE_PREFIX = 'portal.';
-export type StorageKey = 'accessToken' | 'refreshToken' | 'lang' | 'theme' | 'prefs' | 'shareSign' | 'partnerInvitation';
+export type StorageKey =
+  'accessToken' | 'refreshToken' | 'lang' | 'theme' | 'prefs' | 'shareSign' | 'partnerInvitation';
 /** Kept when a new sign-in clears everything else (§4 Session). */
 // A partner invitation waits through registration, email confirmation and the first sign-in.
 export const KEEP_ON_LOGIN: readonly StorageKey[] = ['lang', 'theme', 'prefs', 'partnerInvitation'];

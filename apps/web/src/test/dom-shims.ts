@@ -2,7 +2,16 @@ import { vi } from 'vitest';
 
 /** What Ant Design needs from a browser that jsdom lacks, for page and panel tests. */
 Object.defineProperty(window, 'matchMedia', {
-  value: (q: string) => ({ matches: false, media: q, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, onchange: null, dispatchEvent: () => false }),
+  value: (q: string) => ({
+    matches: false,
+    media: q,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    onchange: null,
+    dispatchEvent: () => false,
+  }),
 });
 (globalThis as { ResizeObserver?: unknown }).ResizeObserver ??= class {
   observe() {}

@@ -38,7 +38,9 @@ export interface QueryOptions {
 
 /** A query client that does not retry (the http client's errors reach the screen at once). */
 export function testQueryClient({ fresh = false, seed }: QueryOptions = {}): QueryClient {
-  const qc = new QueryClient({ defaultOptions: { queries: fresh ? { staleTime: Infinity, retry: false } : { retry: false } } });
+  const qc = new QueryClient({
+    defaultOptions: { queries: fresh ? { staleTime: Infinity, retry: false } : { retry: false } },
+  });
   seed?.(qc);
   return qc;
 }
@@ -59,5 +61,12 @@ export async function renderWithProviders(routes: RouteObject[], path: string, o
 
 /** One screen at `routePath`; any other address shows a placeholder with the test id "elsewhere". */
 export function renderScreen(path: string, routePath: string, element: ReactNode, opts: QueryOptions = {}) {
-  return renderWithProviders([{ path: routePath, element }, { path: '*', element: <div data-testid="elsewhere" /> }], path, opts);
+  return renderWithProviders(
+    [
+      { path: routePath, element },
+      { path: '*', element: <div data-testid="elsewhere" /> },
+    ],
+    path,
+    opts,
+  );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AGREEMENT_TYPES, LANGUAGES, MSG_RECEIVE_TYPES, OrgType, REGIONS, TOOTH_NUMBERING_SYSTEMS } from '../enums.js';
 import { FIELD_MAX } from '../constants.js';
-import { zAccount, zBool, zEmail, zInt, zPassword, zPhone, zRequiredText, zText, zToken } from './fields.js';
+import { zAccount, zBool, zEmail, zIntOf, zPassword, zPhone, zRequiredText, zText, zToken } from './fields.js';
 
 export const LoginBody = z.object({
   account: zRequiredText(FIELD_MAX.email),
@@ -86,7 +86,9 @@ export const SaveAgreementBody = z.object({
     .trim()
     .min(1)
     .max(100)
-    .refine((v) => v.split(',').every((t) => (AGREEMENT_TYPES as readonly string[]).includes(t.trim())), { message: 'agreementType' }),
+    .refine((v) => v.split(',').every((t) => (AGREEMENT_TYPES as readonly string[]).includes(t.trim())), {
+      message: 'agreementType',
+    }),
 });
 
 export const UserInfo = z.object({
@@ -126,7 +128,7 @@ export const UpdateUserBody = z.object({
   displayName: zRequiredText(FIELD_MAX.name).optional(),
   nickname: zText(FIELD_MAX.name).optional(),
   phone: zPhone.optional().or(z.literal('')),
-  gender: zInt.pipe(z.union([z.literal(1), z.literal(2)])).optional(),
+  gender: zIntOf(1, 2).optional(),
   language: z.enum(LANGUAGES).optional(),
   receiveEmail: zBool.optional(),
   msgReceiveType: z.enum(MSG_RECEIVE_TYPES).optional(),

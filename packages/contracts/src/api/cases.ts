@@ -1,10 +1,28 @@
 import { z } from 'zod';
 import { CASE_NAME_MAX, FIELD_MAX } from '../constants.js';
-import { CASE_STATUSES, FILE_FORMATS, FILE_KINDS, JAWS, SORT_ORDERS, TREATMENTS, UPLOAD_TAGS, VIEWER_STATUSES } from '../enums.js';
-import { zInt, zPage, zRequiredText, zText } from './fields.js';
+import {
+  CASE_STATUSES,
+  FILE_FORMATS,
+  FILE_KINDS,
+  JAWS,
+  MODEL_UNITS,
+  SORT_ORDERS,
+  TREATMENTS,
+  UPLOAD_TAGS,
+  VIEWER_STATUSES,
+} from '../enums.js';
+import { zDate, zDateTime, zIntIn, zPage, zRequiredText, zText } from './fields.js';
 
-const zDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'date' });
-const zCodes = z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(zRequiredText(FIELD_MAX.code)).min(1).max(500));
+const zCodes = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(zRequiredText(FIELD_MAX.code)).min(1).max(500),
+);
 const zTreatments = z.preprocess(
   (v) => (typeof v === 'string' ? (v ? v.split(',').map((s) => s.trim()) : []) : v),
   z.array(z.enum(TREATMENTS)).max(TREATMENTS.length),
@@ -15,8 +33,8 @@ export const CaseFields = {
   patientName: zRequiredText(FIELD_MAX.name),
   patientId: zText(FIELD_MAX.code).optional(),
   birthDate: zDate.optional().or(z.literal('')),
-  scanDate: z.string().trim().max(40).pipe(z.iso.datetime({ offset: true })).optional().or(z.literal('')),
-  dentistId: zInt.pipe(z.number().min(1)).optional().or(z.literal('')),
+  scanDate: zDateTime.optional().or(z.literal('')),
+  dentistId: zIntIn(1, Number.MAX_SAFE_INTEGER).optional().or(z.literal('')),
   treatments: zTreatments.default([]),
   memo: zText(2000).optional(),
 };
@@ -35,7 +53,7 @@ export const CaseListQuery = z.object({
   dateTo: zDate.optional(),
   status: z.enum(CASE_STATUSES).optional(),
   treatment: z.enum(TREATMENTS).optional(),
-  dentistId: zInt.pipe(z.number().min(1)).optional(),
+  dentistId: zIntIn(1, Number.MAX_SAFE_INTEGER).optional(),
   keyword: zText(FIELD_MAX.name).optional(),
 });
 export type CaseListQuery = z.infer<typeof CaseListQuery>;
@@ -49,6 +67,8 @@ export const CaseFile = z.object({
   size: z.number(),
   uploadTag: z.enum(UPLOAD_TAGS),
   viewerStatus: z.enum(VIEWER_STATUSES),
+  /** Models: the unit the file was found in once prepared (the viewer version is in millimetres); else null. */
+  unit: z.enum(MODEL_UNITS).nullable(),
   createdAt: z.string(),
 });
 export type CaseFile = z.infer<typeof CaseFile>;
@@ -88,21 +108,35 @@ export const DownloadGrant = z.object({
 export const Dentist = z.object({ id: z.number(), name: z.string(), caseCount: z.number() });
 export const DentistListResult = z.object({ list: z.array(Dentist) });
 // The name's emptiness is the service's to answer, with the message of §5.
-export const SaveDentistBody = z.object({ id: zInt.pipe(z.number().min(1)).optional(), name: zText(FIELD_MAX.name) });
-export const DeleteDentistBody = z.object({ id: zInt.pipe(z.number().min(1)) });
+export const SaveDentistBody = z.object({
+  id: zIntIn(1, Number.MAX_SAFE_INTEGER).optional(),
+  name: zText(FIELD_MAX.name),
+});
+export const DeleteDentistBody = z.object({ id: zIntIn(1, Number.MAX_SAFE_INTEGER) });
 
 export const StorageUsage = z.object({
   usedBytes: z.number(),
   quotaBytes: z.number(),
   recycleBinBytes: z.number(),
   byKind: z.array(z.object({ kind: z.enum(FILE_KINDS), bytes: z.number(), count: z.number() })),
-  largestCases: z.array(z.object({ caseCode: z.string(), name: z.string(), patientName: z.string(), size: z.number() })),
+  largestCases: z.array(
+    z.object({ caseCode: z.string(), name: z.string(), patientName: z.string(), size: z.number() }),
+  ),
   largestFiles: z.array(z.object({ fileCode: z.string(), caseCode: z.string(), name: z.string(), size: z.number() })),
 });
 
 export const ExportBody = z.object({
   caseCodes: zCodes,
-  types: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(z.enum(FILE_FORMATS)).min(1)),
+  types: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z.array(z.enum(FILE_FORMATS)).min(1),
+  ),
 });
 export const ExportInfo = z.object({
   exportCode: z.string(),
@@ -117,7 +151,14 @@ export const ExportInfo = z.object({
 export const ExportCodeBody = z.object({ exportCode: zRequiredText(FIELD_MAX.code) });
 export const RecycleBinQuery = z.object({ ...zPage });
 
-export const DEVICE_STATUSES = ['Activated', 'DataTransferring', 'DataTransferred', 'InActiveted', 'Disabled', 'Canceled'] as const;
+export const DEVICE_STATUSES = [
+  'Activated',
+  'DataTransferring',
+  'DataTransferred',
+  'InActiveted',
+  'Disabled',
+  'Canceled',
+] as const;
 export const Device = z.object({
   serialNumber: z.string(),
   model: z.string(),
@@ -138,10 +179,19 @@ export const DeviceListResult = z.object({ total: z.number(), list: z.array(Devi
 export const LabRef = z.object({ code: z.string(), name: z.string() });
 export const LabRefList = z.object({ list: z.array(LabRef) });
 export const DeviceSerialBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code) });
-export const SaveDesignatedLabsBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), labCodes: z.array(zRequiredText(FIELD_MAX.code)).max(100) });
+export const SaveDesignatedLabsBody = z.object({
+  serialNumber: zRequiredText(FIELD_MAX.code),
+  labCodes: z.array(zRequiredText(FIELD_MAX.code)).max(100),
+});
 export const SaveCertifiedLabsBody = z.object({ labCodes: z.array(zRequiredText(FIELD_MAX.code)).max(1000) });
-export const EditDeviceNameBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), name: zRequiredText(FIELD_MAX.name) });
-export const ActivateDeviceBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), activationCode: zRequiredText(FIELD_MAX.code) });
+export const EditDeviceNameBody = z.object({
+  serialNumber: zRequiredText(FIELD_MAX.code),
+  name: zRequiredText(FIELD_MAX.name),
+});
+export const ActivateDeviceBody = z.object({
+  serialNumber: zRequiredText(FIELD_MAX.code),
+  activationCode: zRequiredText(FIELD_MAX.code),
+});
 export const CatalogImportResult = z.object({
   imported: z.number(),
   errors: z.array(z.object({ row: z.number(), reason: z.string() })),
@@ -165,7 +215,10 @@ export function canMoveDevice(from: DeviceStatus, to: DeviceStatus): boolean {
   return DEVICE_TRANSITIONS[from].includes(to);
 }
 
-export const DeviceActivateBody = z.object({ serialNumber: zRequiredText(FIELD_MAX.code), activationCode: zRequiredText(FIELD_MAX.code) });
+export const DeviceActivateBody = z.object({
+  serialNumber: zRequiredText(FIELD_MAX.code),
+  activationCode: zRequiredText(FIELD_MAX.code),
+});
 export const DeviceToken = z.object({ deviceToken: z.string(), clinicName: z.string() });
-export const HeartbeatBody = z.object({ batteryHealth: zInt.pipe(z.number().min(0).max(100)).optional() });
+export const HeartbeatBody = z.object({ batteryHealth: zIntIn(0, 100).optional() });
 export const AssignDealerBody = z.object({ serialNumbers: zCodes, dealerCode: zRequiredText(FIELD_MAX.code) });

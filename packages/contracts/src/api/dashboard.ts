@@ -8,15 +8,32 @@ export const PERIOD_DAYS: Record<DashboardPeriod, number> = { '7d': 7, '30d': 30
 
 export const IndexDashboard = z.object({
   side: z.enum(['clinic', 'lab']),
-  cases: z.object({ total: z.number(), byStatus: z.array(z.object({ status: z.enum(CASE_STATUSES), count: z.number() })) }),
-  orders: z.object({ total: z.number(), byStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number() })) }),
+  cases: z.object({
+    total: z.number(),
+    byStatus: z.array(z.object({ status: z.enum(CASE_STATUSES), count: z.number() })),
+  }),
+  orders: z.object({
+    total: z.number(),
+    byStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number() })),
+  }),
   partners: z.number(),
   unreadMessages: z.number(),
-  recentCases: z.array(z.object({ caseCode: z.string(), name: z.string(), patientName: z.string(), status: z.enum(CASE_STATUSES), createdAt: z.string() })),
+  recentCases: z.array(
+    z.object({
+      caseCode: z.string(),
+      name: z.string(),
+      patientName: z.string(),
+      status: z.enum(CASE_STATUSES),
+      createdAt: z.string(),
+    }),
+  ),
   recentOrders: z.array(OrderSummary),
 });
 export type IndexDashboard = z.infer<typeof IndexDashboard>;
 export const LineChartBody = z.object({ period: z.enum(DASHBOARD_PERIODS).default('30d') });
 /** One point per day of the period, oldest first, days in the caller's timezone; empty days count 0. */
-export const LineChart = z.object({ total: z.number(), points: z.array(z.object({ date: z.string(), count: z.number() })) });
+export const LineChart = z.object({
+  total: z.number(),
+  points: z.array(z.object({ date: z.string(), count: z.number() })),
+});
 export type LineChart = z.infer<typeof LineChart>;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { FIELD_MAX } from '../constants.js';
-import { zBool, zInt, zPage, zRequiredText, zText } from './fields.js';
+import { zBool, zInt, zIntOf, zPage, zRequiredText, zText } from './fields.js';
 import { OrderAttachment } from './orders.js';
 
 /** §3 message types: 2 = order messages (the thread), 5 = work orders (status changes). */
 export const MSG_TYPES = { orderMessage: 2, workOrder: 5 } as const;
 export const MSG_TYPE_VALUES = [MSG_TYPES.orderMessage, MSG_TYPES.workOrder] as const;
-const zMsgType = zInt.pipe(z.union([z.literal(2), z.literal(5)]));
+const zMsgType = zIntOf(2, 5);
 
 export const OrderMessage = z.object({
   id: z.number(),

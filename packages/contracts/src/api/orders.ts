@@ -1,19 +1,34 @@
 import { z } from 'zod';
 import { FIELD_MAX } from '../constants.js';
 import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS } from '../enums.js';
-import { zBool, zInt, zPage, zRequiredText, zText } from './fields.js';
+import { zBool, zDate, zIntIn, zPage, zRequiredText, zText } from './fields.js';
 import { CaseFile } from './cases.js';
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_ACTIONS = ['accept', 'startProcessing', 'ready', 'ship', 'reject', 'cancel', 'complete'] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
+/** The permission (a button of the Orders menu) each action needs; roles give them one by one. */
+export const ORDER_ACTION_PERMISSION: Record<OrderAction, string> = {
+  accept: 'order:accept',
+  startProcessing: 'order:produce',
+  ready: 'order:produce',
+  ship: 'order:ship',
+  reject: 'order:reject',
+  cancel: 'order:cancel',
+  complete: 'order:complete',
+};
+export const OrderPermission = { Create: 'order:create', Export: 'order:export', Settings: 'order:edit' } as const;
+
 /**
  * The order state machine (§4). The laboratory accepts, starts processing (the order stays accepted,
  * marked as in production), marks it ready and ships it; it may reject a pending order. The clinic
  * cancels while the laboratory has not accepted, and completes a shipped order.
  */
-export const ORDER_TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus; by: 'clinic' | 'lab' }> = {
+export const ORDER_TRANSITIONS: Record<
+  OrderAction,
+  { from: readonly OrderStatus[]; to: OrderStatus; by: 'clinic' | 'lab' }
+> = {
   accept: { from: ['pending'], to: 'accepted', by: 'lab' },
   startProcessing: { from: ['accepted'], to: 'accepted', by: 'lab' },
   ready: { from: ['accepted'], to: 'ready', by: 'lab' },
@@ -30,15 +45,18 @@ export function canOrder(action: OrderAction, from: OrderStatus, side: 'clinic' 
 }
 /** The case follows its order: what a case's status becomes when its order moves. */
 export const CASE_STATUS_BY_ORDER: Partial<Record<OrderStatus, string>> = {
-  pending: 'sent', accepted: 'accepted', rejected: 'rejected', canceled: 'notSent', completed: 'completed',
+  pending: 'sent',
+  accepted: 'accepted',
+  rejected: 'rejected',
+  canceled: 'notSent',
+  completed: 'completed',
 };
 
 export const CROWN_METHODS = ['stockAbutment', 'customAbutment', 'screwRetained'] as const;
-const zDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'date' });
 
 export const ToothItem = z.object({
   /** FDI number (11–48); the page shows it in the user's numbering system. */
-  number: zInt.pipe(z.number().refine((n) => n >= 11 && n <= 48 && n % 10 >= 1 && n % 10 <= 8, { message: 'tooth' })),
+  number: zIntIn(11, 48).refine((n) => n % 10 >= 1 && n % 10 <= 8, { message: 'tooth' }),
   shade: zText(20).optional(),
   crownCategory: zText(40).optional(),
   crownType: zText(40).optional(),
@@ -71,7 +89,9 @@ export const OrderActionBody = z.object({
   shipDate: zDate.optional(),
   estimatedDeliveryDate: zDate.optional(),
 });
-export const OrderActionResult = z.object({ results: z.array(z.object({ orderCode: z.string(), ok: z.boolean(), code: z.number(), msg: z.string() })) });
+export const OrderActionResult = z.object({
+  results: z.array(z.object({ orderCode: z.string(), ok: z.boolean(), code: z.number(), msg: z.string() })),
+});
 
 export const OrderListQuery = z.object({
   ...zPage,
@@ -101,14 +121,31 @@ export const OrderSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const OrderEvent = z.object({ action: z.string(), from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), actorName: z.string(), actorOrganization: z.string(), at: z.string() });
+export const OrderEvent = z.object({
+  action: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  reason: z.string().nullable(),
+  actorName: z.string(),
+  actorOrganization: z.string(),
+  at: z.string(),
+});
 /** A file attached to an order by either side (photos, notes, pdf); the case's scans are in `files`. */
 export const OrderAttachment = z.object({
-  code: z.string(), name: z.string(), format: z.string(), size: z.number(), organizationName: z.string(), mine: z.boolean(), createdAt: z.string(),
+  code: z.string(),
+  name: z.string(),
+  format: z.string(),
+  size: z.number(),
+  organizationName: z.string(),
+  mine: z.boolean(),
+  createdAt: z.string(),
 });
 export type OrderAttachment = z.infer<typeof OrderAttachment>;
 export const OrderDetail = OrderSummary.extend({
-  teeth: z.array(ToothItem), memo: z.string().nullable(), sharePatientName: z.boolean(), events: z.array(OrderEvent),
+  teeth: z.array(ToothItem),
+  memo: z.string().nullable(),
+  sharePatientName: z.boolean(),
+  events: z.array(OrderEvent),
   /** The case's files: the laboratory reads them through the order. */
   files: z.array(CaseFile),
   attachments: z.array(OrderAttachment),
@@ -118,14 +155,19 @@ export const OrderListResult = z.object({ total: z.number(), list: z.array(Order
 export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
 
 export const ORDER_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
-export const OrderExportBody = OrderListQuery.omit({ pageNum: true, pageSize: true }).extend({ format: z.enum(ORDER_EXPORT_FORMATS).default('xlsx') });
+export const OrderExportBody = OrderListQuery.omit({ pageNum: true, pageSize: true }).extend({
+  format: z.enum(ORDER_EXPORT_FORMATS).default('xlsx'),
+});
 export const OrderAttachmentBody = z.object({ attachmentCode: zRequiredText(FIELD_MAX.code) });
 export const AttachmentLink = z.object({ url: z.string(), expiresAt: z.string() });
 
 /** Prescription fields a laboratory may require per work type (§3 tooth item). */
 export const PRESCRIPTION_FIELDS = ['shade', 'crownCategory', 'crownType', 'material', 'method'] as const;
 export type PrescriptionField = (typeof PRESCRIPTION_FIELDS)[number];
-export const RequiredFieldRule = z.object({ workType: z.enum(TREATMENTS), fields: z.array(z.enum(PRESCRIPTION_FIELDS)).min(1).max(PRESCRIPTION_FIELDS.length) });
+export const RequiredFieldRule = z.object({
+  workType: z.enum(TREATMENTS),
+  fields: z.array(z.enum(PRESCRIPTION_FIELDS)).min(1).max(PRESCRIPTION_FIELDS.length),
+});
 export type RequiredFieldRule = z.infer<typeof RequiredFieldRule>;
 export const SaveRequiredFieldsBody = z.object({ rules: z.array(RequiredFieldRule).max(TREATMENTS.length) });
 /** A laboratory reads its own rules; a clinic names the partnership to read its laboratory's. */
@@ -143,9 +185,12 @@ export function missingPrescriptionFields(
   const missing: { workType: string; fields: (PrescriptionField | 'teeth')[] }[] = [];
   for (const rule of rules) {
     if (!order.workTypes.includes(rule.workType)) continue;
-    const fields: (PrescriptionField | 'teeth')[] = order.teeth.length === 0
-      ? ['teeth']
-      : rule.fields.filter((f) => order.teeth.some((tooth) => tooth[f] === undefined || tooth[f] === null || String(tooth[f]).trim() === ''));
+    const fields: (PrescriptionField | 'teeth')[] =
+      order.teeth.length === 0
+        ? ['teeth']
+        : rule.fields.filter((f) =>
+            order.teeth.some((tooth) => tooth[f] === undefined || tooth[f] === null || String(tooth[f]).trim() === ''),
+          );
     if (fields.length) missing.push({ workType: rule.workType, fields });
   }
   return missing;
@@ -156,11 +201,16 @@ export function fdiToUniversal(fdi: number): number {
   const quadrant = Math.floor(fdi / 10);
   const tooth = fdi % 10;
   switch (quadrant) {
-    case 1: return 9 - tooth;
-    case 2: return 8 + tooth;
-    case 3: return 25 - tooth;
-    case 4: return 24 + tooth;
-    default: throw new RangeError(`not an adult FDI tooth: ${fdi}`);
+    case 1:
+      return 9 - tooth;
+    case 2:
+      return 8 + tooth;
+    case 3:
+      return 25 - tooth;
+    case 4:
+      return 24 + tooth;
+    default:
+      throw new RangeError(`not an adult FDI tooth: ${fdi}`);
   }
 }
 export function toothLabel(fdi: number, system: (typeof TOOTH_NUMBERING_SYSTEMS)[number]): string {

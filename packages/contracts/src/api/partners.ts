@@ -10,9 +10,16 @@ export type PartnerAction = 'invite' | 'apply' | 'accept' | 'reject' | 'cancel' 
  * The partnership state machine (§4 statuses). `from: null` means no partnership yet. `by` says who may act:
  * the side that started the application (initiator), the other side (responder), or either.
  */
-export const PARTNER_TRANSITIONS: Record<PartnerAction, { from: ReadonlyArray<Status | null>; to: Status; by: 'initiator' | 'responder' | 'either' }> = {
+export const PARTNER_TRANSITIONS: Record<
+  PartnerAction,
+  { from: ReadonlyArray<Status | null>; to: Status; by: 'initiator' | 'responder' | 'either' }
+> = {
   invite: { from: [null], to: PartnerStatus.Temporary, by: 'either' },
-  apply: { from: [null, PartnerStatus.Rejected, PartnerStatus.Canceled, PartnerStatus.Terminated], to: PartnerStatus.Applying, by: 'either' },
+  apply: {
+    from: [null, PartnerStatus.Rejected, PartnerStatus.Canceled, PartnerStatus.Terminated],
+    to: PartnerStatus.Applying,
+    by: 'either',
+  },
   accept: { from: [PartnerStatus.Applying], to: PartnerStatus.Accepted, by: 'responder' },
   reject: { from: [PartnerStatus.Applying], to: PartnerStatus.Rejected, by: 'responder' },
   cancel: { from: [PartnerStatus.Applying, PartnerStatus.Temporary], to: PartnerStatus.Canceled, by: 'initiator' },
@@ -34,10 +41,26 @@ export const PARTNER_COLOR_GROUPS = {
 } as const;
 
 export const InvitationCodeBody = z.object({ invitationCode: zRequiredText(FIELD_MAX.code) });
-export const InvitationTarget = z.object({ organizationCode: z.string(), name: z.string(), type: z.number(), city: z.string().nullable(), country: z.string().nullable() });
-export const ApplyBody = z.object({ organizationCode: zRequiredText(FIELD_MAX.code), reason: zText(FIELD_MAX.reason).optional() });
-export const PartnerActionBody = z.object({ partnerCode: zRequiredText(FIELD_MAX.code), reason: zText(FIELD_MAX.reason).optional() });
-export const PartnerListQuery = z.object({ ...zPage, tab: z.enum(['mine', 'toConfirm', 'history']).default('mine'), keyword: zText(FIELD_MAX.name).optional() });
+export const InvitationTarget = z.object({
+  organizationCode: z.string(),
+  name: z.string(),
+  type: z.number(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+});
+export const ApplyBody = z.object({
+  organizationCode: zRequiredText(FIELD_MAX.code),
+  reason: zText(FIELD_MAX.reason).optional(),
+});
+export const PartnerActionBody = z.object({
+  partnerCode: zRequiredText(FIELD_MAX.code),
+  reason: zText(FIELD_MAX.reason).optional(),
+});
+export const PartnerListQuery = z.object({
+  ...zPage,
+  tab: z.enum(['mine', 'toConfirm', 'history']).default('mine'),
+  keyword: zText(FIELD_MAX.name).optional(),
+});
 export const PartnerSearchQuery = z.object({ keyword: zRequiredText(FIELD_MAX.name) });
 export const InviteLabBody = z.object({ email: zEmail, message: zText(FIELD_MAX.reason).optional() });
 export const InvitationTokenBody = z.object({ token: zRequiredText(FIELD_MAX.token) });
@@ -46,12 +69,26 @@ export const Partner = z.object({
   partnerCode: z.string(),
   status: z.number(),
   /** The other organization, as this side sees it. */
-  organization: z.object({ code: z.string().nullable(), name: z.string(), type: z.number(), city: z.string().nullable(), country: z.string().nullable() }),
+  organization: z.object({
+    code: z.string().nullable(),
+    name: z.string(),
+    type: z.number(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+  }),
   initiatedByMe: z.boolean(),
   invitedEmail: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const PartnerEvent = z.object({ from: z.number().nullable(), to: z.number(), action: z.string(), reason: z.string().nullable(), actorName: z.string(), actorOrganization: z.string(), at: z.string() });
+export const PartnerEvent = z.object({
+  from: z.number().nullable(),
+  to: z.number(),
+  action: z.string(),
+  reason: z.string().nullable(),
+  actorName: z.string(),
+  actorOrganization: z.string(),
+  at: z.string(),
+});
 export const PartnerDetail = Partner.extend({ events: z.array(PartnerEvent) });
 export const PartnerListResult = z.object({ total: z.number(), list: z.array(Partner) });

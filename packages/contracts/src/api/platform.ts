@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { THEMES } from '../enums.js';
 import { MenuType } from '../enums.js';
 import { FIELD_MAX } from '../constants.js';
-import { zBool, zInt, zPage, zRequiredText, zText, zToken } from './fields.js';
+import { zBool, zIntIn, zPage, zRequiredText, zText, zToken } from './fields.js';
 
 export const AppConfig = z.object({
   agreement: z.object({ privacy: z.string(), cookie: z.string(), terms: z.string() }),
@@ -21,7 +21,15 @@ export const AppConfig = z.object({
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
-export const MonitorResult = z.object({ status: z.literal('ok'), database: z.literal('ok'), uptimeSeconds: z.number(), version: z.string() });
+export const MonitorResult = z.object({
+  /** 'degraded' while a periodic task fails; the portal still answers. */
+  status: z.enum(['ok', 'degraded']),
+  database: z.literal('ok'),
+  /** Periodic upkeep (recycle-bin purge, mail retries…) whose last run in this process failed. */
+  failingTasks: z.array(z.string()),
+  uptimeSeconds: z.number(),
+  version: z.string(),
+});
 export const CaptchaInit = z.object({ captchaId: z.string() });
 export const CaptchaParams = z.object({ id: zText(FIELD_MAX.token) });
 
@@ -37,23 +45,26 @@ export interface MenuItem {
   apiPermissions: string[];
   children: MenuItem[];
 }
-export const MenuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
-  z.object({
-    code: z.string(),
-    name: z.string(),
-    path: z.string().nullable(),
-    icon: z.string().nullable(),
-    showFlag: z.boolean(),
-    showAlways: z.boolean(),
-    component: z.string().nullable(),
-    type: z.union([z.literal(1), z.literal(2)]),
-    apiPermissions: z.array(z.string()),
-    children: z.array(MenuItemSchema),
-  }),
-);
+/** Recursive, so it is a named component of the OpenAPI document that its children refer to. */
+export const MenuItemSchema: z.ZodType<MenuItem> = z
+  .lazy(() =>
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      path: z.string().nullable(),
+      icon: z.string().nullable(),
+      showFlag: z.boolean(),
+      showAlways: z.boolean(),
+      component: z.string().nullable(),
+      type: z.union([z.literal(1), z.literal(2)]),
+      apiPermissions: z.array(z.string()),
+      children: z.array(MenuItemSchema),
+    }),
+  )
+  .meta({ id: 'MenuItem' });
 export const UserMenuResult = z.object({ menus: z.array(MenuItemSchema), permissions: z.array(z.string()) });
 
-export const PendingLabsQuery = z.object({ ...zPage, reviewStatus: zInt.pipe(z.number().min(0).max(2)).default(0) });
+export const PendingLabsQuery = z.object({ ...zPage, reviewStatus: zIntIn(0, 2).default(0) });
 export const PendingLab = z.object({
   organizationCode: z.string(),
   name: z.string(),

@@ -1,11 +1,83 @@
 import { MeshParseError, type MeshData } from '../types.js';
 import { ByteScanner, GrowF32, GrowU32, GrowU8, isSpace, toU8 } from './text.js';
+import { SNIFF_WINDOW, type Verdict } from './stl.js';
 
-const KNOWN = new Set(['v', 'vt', 'vn', 'vp', 'f', 'l', 'p', 'o', 'g', 's', 'usemtl', 'mtllib', 'cstype', 'deg', 'curv', 'surf', 'parm', 'end', 'bmat', 'step', 'mg', 'lod', 'shadow_obj', 'trace_obj', 'maplib', 'usemap', 'c_interp', 'd_interp', 'bevel', 'ctech', 'stech']);
-export const OBJ_KEYWORDS: ReadonlySet<string> = KNOWN;
+const KNOWN = new Set([
+  'v',
+  'vt',
+  'vn',
+  'vp',
+  'f',
+  'l',
+  'p',
+  'o',
+  'g',
+  's',
+  'usemtl',
+  'mtllib',
+  'cstype',
+  'deg',
+  'curv',
+  'surf',
+  'parm',
+  'end',
+  'bmat',
+  'step',
+  'mg',
+  'lod',
+  'shadow_obj',
+  'trace_obj',
+  'maplib',
+  'usemap',
+  'c_interp',
+  'd_interp',
+  'bevel',
+  'ctech',
+  'stech',
+]);
 
 /**
- * Parses Wavefront OBJ: `v x y z [r g b]`, `f` with v, v/vt, v//vn, v/vt/vn references (negative = relative),
+ * Whether `head` (the first bytes of a file of `size` bytes) is OBJ: every line within SNIFF_WINDOW is empty, a
+ * `#` comment, or starts with an OBJ statement (a bare `g` or `s` included), and a `v` line is among them. A window
+ * full of OBJ statements without a `v` yet is OBJ too (long group or material preambles).
+ */
+export function objVerdict(head: Uint8Array, size = head.length): Verdict {
+  const end = Math.min(head.length, SNIFF_WINDOW);
+  const seenAll = end >= Math.min(size, SNIFF_WINDOW);
+  let statements = 0;
+  let sawVertex = false;
+  for (let p = 0; p < end;) {
+    const nl = head.indexOf(10, p);
+    const lineEnd = nl < 0 || nl >= end ? end : nl;
+    const complete = lineEnd < end || end >= size;
+    for (let i = p; i < lineEnd; i++) if (head[i] === 0) return 'no';
+    let q = p;
+    while (q < lineEnd && isSpace(head[q]!)) q++;
+    if (q < lineEnd && head[q] !== 35) {
+      let r = q;
+      while (r < lineEnd && !isSpace(head[r]!)) {
+        const c = head[r]!;
+        if (c < 33 || c > 126 || r - q >= 16) return 'no';
+        r++;
+      }
+      // A word cut off by the end of the bytes so far is judged once it is whole.
+      if (r < lineEnd || complete) {
+        let word = '';
+        for (let i = q; i < r; i++) word += String.fromCharCode(head[i]!);
+        if (!KNOWN.has(word)) return 'no';
+        statements++;
+        if (word === 'v') sawVertex = true;
+      }
+    }
+    p = lineEnd + 1;
+  }
+  if (sawVertex) return 'yes';
+  if (!seenAll) return 'more';
+  return statements > 0 && end < size ? 'yes' : 'no';
+}
+
+/**
+ * Parses Wavefront OBJ: `v x y z [w | r g b]`, `f` with v, v/vt, v//vn, v/vt/vn references (negative = relative),
  * polygons fan-triangulated. Vertex colours are kept only when every vertex has them (0–1 floats or 0–255).
  */
 export function parseObj(input: ArrayBuffer | ArrayBufferView): MeshData {
@@ -13,7 +85,7 @@ export function parseObj(input: ArrayBuffer | ArrayBufferView): MeshData {
   const s = new ByteScanner(bytes, 'obj');
   const pos = new GrowF32(Math.min(1 << 20, Math.max(1024, Math.floor(bytes.length / 16))));
   const col = new GrowU8();
-  const colF: number[] = [];
+  const extras = [0, 0, 0, 0];
   let colorVerts = 0;
   let colorMax = 0;
   const tri = new GrowU32(Math.min(1 << 21, Math.max(1024, Math.floor(bytes.length / 8))));
@@ -37,16 +109,19 @@ export function parseObj(input: ArrayBuffer | ArrayBufferView): MeshData {
       const y = s.number();
       const z = s.number();
       pos.push3(x, y, z);
-      s.skipInlineSpace();
-      if (!s.atLineEnd() && b[s.pos] !== 35) {
-        const r = s.number();
-        const g = s.number();
-        const bl = s.number();
+      // After x y z: nothing, a weight w (legal, for rational curves; it does not move the point), or r g b.
+      let extra = 0;
+      for (; extra < 4; extra++) {
+        s.skipInlineSpace();
+        if (s.atLineEnd() || b[s.pos] === 35) break;
+        extras[extra] = s.number();
+      }
+      if (extra === 3) {
+        const [r, g, bl] = extras as [number, number, number];
         colorMax = Math.max(colorMax, r, g, bl);
-        if (colF.length < 3 * 64) colF.push(r, g, bl);
         col.push3(clampByte(r), clampByte(g), clampByte(bl));
         colorVerts++;
-      }
+      } else if (extra !== 0 && extra !== 1) s.fail(`vertex with ${3 + extra} values on line ${line}`);
     } else if (w === 'f') {
       poly.length = 0;
       const nv = pos.n / 3;

@@ -1,4 +1,11 @@
-import { AGREEMENT_TYPES, AgreementReadLogResult, EmptyEnvelope, SaveAgreementBody, envelope, type AgreementType } from '@portal/contracts';
+import {
+  AGREEMENT_TYPES,
+  AgreementReadLogResult,
+  EmptyEnvelope,
+  SaveAgreementBody,
+  envelope,
+  type AgreementType,
+} from '@portal/contracts';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { agreementsRepository } from './agreements.repository.js';
@@ -7,24 +14,47 @@ export function agreementsModule(p: Platform): Module {
   const absolute = (url: string) => (url.startsWith('/') ? `${p.config.publicUrl}${url}` : url);
   return {
     privateRoutes(app) {
-      app.post('/user/queryUserAgreementReadLog', {
-        schema: { tags: ['agreements'], summary: 'Agreements in force the user has not read', response: { 200: envelope(AgreementReadLogResult) } },
-        config: { allowForcedPasswordChange: true },
-      }, async (request) => {
-        const rows = await agreementsRepository.unread(p.db, request.auth.userId);
-        return ok(request, {
-          unread: rows.map((r) => ({ agreementType: r.type as AgreementType, version: r.version, url: absolute(r.url) })),
-        });
-      });
+      app.post(
+        '/user/queryUserAgreementReadLog',
+        {
+          schema: {
+            tags: ['agreements'],
+            summary: 'Agreements in force the user has not read',
+            response: { 200: envelope(AgreementReadLogResult) },
+          },
+          config: { allowForcedPasswordChange: true },
+        },
+        async (request) => {
+          const rows = await agreementsRepository.unread(p.db, request.auth.userId);
+          return ok(request, {
+            unread: rows.map((r) => ({
+              agreementType: r.type as AgreementType,
+              version: r.version,
+              url: absolute(r.url),
+            })),
+          });
+        },
+      );
 
-      app.post('/user/saveUserAgreementReadLog', {
-        schema: { tags: ['agreements'], summary: 'Record that the user accepted agreements (types joined by commas)', body: SaveAgreementBody, response: { 200: EmptyEnvelope } },
-        config: { allowForcedPasswordChange: true },
-      }, async (request) => {
-        const types = [...new Set(request.body.agreementType.split(',').map((t) => t.trim()))].filter((t) => (AGREEMENT_TYPES as readonly string[]).includes(t));
-        await agreementsRepository.markRead(p.db, request.auth.userId, types);
-        return ok(request, null);
-      });
+      app.post(
+        '/user/saveUserAgreementReadLog',
+        {
+          schema: {
+            tags: ['agreements'],
+            summary: 'Record that the user accepted agreements (types joined by commas)',
+            body: SaveAgreementBody,
+            response: { 200: EmptyEnvelope },
+          },
+          config: { allowForcedPasswordChange: true },
+        },
+        async (request) => {
+          const types = [...new Set(request.body.agreementType.split(',').map((t) => t.trim()))].filter((t) =>
+            (AGREEMENT_TYPES as readonly string[]).includes(t),
+          );
+          await agreementsRepository.markRead(p.db, request.auth.userId, types);
+          return ok(request, null);
+        },
+      );
     },
   };
 }

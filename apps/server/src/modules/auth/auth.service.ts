@@ -1,17 +1,41 @@
 import {
-  FREE_LOGIN_SIGN_VALIDITY_MINUTES, IDENTITY_VERIFICATION_GRACE_MS, LOGIN_CAPTCHA_AFTER_FAILURES, LOGIN_LOCK_AFTER_FAILURES,
-  LOGIN_LOCK_MINUTES, OrgStatus, OrgType, ReviewStatus, UserStatus, type LoginBody, type TokenPair,
+  FREE_LOGIN_SIGN_VALIDITY_MINUTES,
+  IDENTITY_VERIFICATION_GRACE_MS,
+  LOGIN_CAPTCHA_AFTER_FAILURES,
+  LOGIN_LOCK_AFTER_FAILURES,
+  LOGIN_LOCK_MINUTES,
+  OrgStatus,
+  OrgType,
+  ReviewStatus,
+  UserStatus,
+  type LoginBody,
+  type TokenPair,
 } from '@portal/contracts';
 import type { Db } from '../../platform/db.js';
 import type { TokenService } from '../../platform/auth.js';
 import { AppError, fail } from '../../platform/errors.js';
-import { dummyPasswordHash, newId, newToken, sha256, verifyPassword } from '../../platform/crypto.js';
+import {
+  dummyPasswordHash,
+  newId,
+  newToken,
+  openWith,
+  sealWith,
+  sha256,
+  verifyPassword,
+} from '../../platform/crypto.js';
 import { usersRepository } from '../users/users.repository.js';
-import { emailTokens } from '../users/email-tokens.repository.js';
-import { captchaRepository, loginFailuresRepository, sessionsRepository } from './sessions.repository.js';
+import { verifyCurrentPassword } from './password-check.js';
+import {
+  captchaRepository,
+  freeLoginSigns,
+  loginFailuresRepository,
+  sessionsRepository,
+} from './sessions.repository.js';
 
 const SAVED_SESSION_HOURS = 24 * 30;
 const UNSAVED_SESSION_HOURS = 12;
+/** How long a just-retired refresh token still returns its successor (concurrent refreshes from several tabs). */
+export const REFRESH_REUSE_GRACE_SECONDS = 30;
 
 export interface ClientInfo {
   ip?: string;
@@ -19,7 +43,10 @@ export interface ClientInfo {
 }
 
 export class AuthService {
-  constructor(private readonly db: Db, private readonly tokens: TokenService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+  ) {}
 
   /** Opens a session and returns its token pair; the refresh token is empty unless the user stays signed in. */
   async openSession(userId: number, userCode: string, saveLogin: boolean, client: ClientInfo): Promise<TokenPair> {
@@ -27,7 +54,11 @@ export class AuthService {
     const refreshToken = saveLogin ? newToken() : '';
     await this.db.transaction(async (tx) => {
       await sessionsRepository.create(tx, {
-        id: sessionId, userId, saveLogin, ttlHours: saveLogin ? SAVED_SESSION_HOURS : UNSAVED_SESSION_HOURS, ...client,
+        id: sessionId,
+        userId,
+        saveLogin,
+        ttlHours: saveLogin ? SAVED_SESSION_HOURS : UNSAVED_SESSION_HOURS,
+        ...client,
       });
       if (saveLogin) await sessionsRepository.addRefreshToken(tx, sessionId, sha256(refreshToken));
     });
@@ -46,7 +77,8 @@ export class AuthService {
 
     const captchaRequired = state.failures >= LOGIN_CAPTCHA_AFTER_FAILURES;
     if (captchaRequired) {
-      if (!input.captchaId || !input.captchaCode) fail('CAPTCHA_REQUIRED', {}, { failures: state.failures, captchaRequired: true });
+      if (!input.captchaId || !input.captchaCode)
+        fail('CAPTCHA_REQUIRED', {}, { failures: state.failures, captchaRequired: true });
       const answer = await captchaRepository.use(this.db, input.captchaId);
       if (!answer || answer.toLowerCase() !== input.captchaCode.trim().toLowerCase()) {
         fail('VERIFICATION_CODE_WRONG', {}, { failures: state.failures, captchaRequired: true });
@@ -54,9 +86,18 @@ export class AuthService {
     }
 
     if (!(await verifyPassword(user.password_hash, input.password))) {
-      const failures = await loginFailuresRepository.record(this.db, userId, LOGIN_LOCK_AFTER_FAILURES, LOGIN_LOCK_MINUTES);
+      const failures = await loginFailuresRepository.record(
+        this.db,
+        userId,
+        LOGIN_LOCK_AFTER_FAILURES,
+        LOGIN_LOCK_MINUTES,
+      );
       if (failures >= LOGIN_LOCK_AFTER_FAILURES) fail('TOO_MANY_LOGIN_FAILURES', { minutes: LOGIN_LOCK_MINUTES });
-      throw new AppError('INVALID_PASSWORD', {}, { failures, captchaRequired: failures >= LOGIN_CAPTCHA_AFTER_FAILURES });
+      throw new AppError(
+        'INVALID_PASSWORD',
+        {},
+        { failures, captchaRequired: failures >= LOGIN_CAPTCHA_AFTER_FAILURES },
+      );
     }
     await loginFailuresRepository.clear(this.db, userId);
 
@@ -71,52 +112,72 @@ export class AuthService {
   }
 
   /**
-   * Rotation: the presented refresh token is retired and a new pair issued. A retired token presented
-   * again means it leaked or was replayed, so the whole session is revoked.
+   * Rotation: the presented refresh token is retired and a new pair issued. A retired token presented again means it
+   * leaked or was replayed, so the whole session is revoked, except within a few seconds of its retirement: two tabs
+   * that refresh with the same token at once both get the same new refresh token (sealed under the old one, so only
+   * its holder can open it), and reuse detection holds after that.
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const hash = sha256(refreshToken);
     const row = await this.db.transaction(async (tx) => {
-      const found = await sessionsRepository.findRefreshToken(tx, hash);
-      if (!found) return null;
-      if (found.retired_at) {
-        await sessionsRepository.revoke(tx, found.session_id, 'refresh_token_reuse');
-        return null;
+      let found = await sessionsRepository.findRefreshToken(tx, hash);
+      if (!found || found.revoked_at || found.expired || !found.user_active) return null;
+      if (!found.retired_at) {
+        const next = newToken();
+        if (await sessionsRepository.retire(tx, hash, sealWith(refreshToken, next))) {
+          await sessionsRepository.addRefreshToken(tx, found.session_id, sha256(next));
+          return { ...found, next };
+        }
+        // Another request retired it first: read what it left.
+        found = await sessionsRepository.findRefreshToken(tx, hash);
+        if (!found) return null;
       }
-      if (found.revoked_at || found.expired) return null;
-      if (!(await sessionsRepository.retire(tx, hash))) {
-        await sessionsRepository.revoke(tx, found.session_id, 'refresh_token_reuse');
-        return null;
-      }
-      const next = newToken();
-      await sessionsRepository.addRefreshToken(tx, found.session_id, sha256(next));
-      return { ...found, next };
+      const withinGrace = (found.retired_seconds_ago ?? Infinity) <= REFRESH_REUSE_GRACE_SECONDS;
+      const successor = withinGrace && found.successor_box ? openWith(refreshToken, found.successor_box) : undefined;
+      if (successor && (await sessionsRepository.isCurrent(tx, sha256(successor))))
+        return { ...found, next: successor };
+      await sessionsRepository.revoke(tx, found.session_id, 'refresh_token_reuse');
+      return null;
     });
     if (!row) fail('REFRESH_TOKEN_INVALID');
-    return { accessToken: await this.tokens.sign({ userCode: row.user_code, sessionId: row.session_id }), refreshToken: row.next };
+    return {
+      accessToken: await this.tokens.sign({ userCode: row.user_code, sessionId: row.session_id }),
+      refreshToken: row.next,
+    };
   }
 
   async logout(sessionId: string) {
     await sessionsRepository.revoke(this.db, sessionId, 'logout');
   }
 
-  /** A one-time sign that opens a session elsewhere (another app or device) without the password. */
-  async issueFreeLoginSign(userId: number): Promise<string> {
-    return emailTokens.issue(this.db, userId, 'free_login', FREE_LOGIN_SIGN_VALIDITY_MINUTES);
+  /**
+   * A one-time sign that opens a session elsewhere (another app or device) without the password. It belongs to
+   * the session that made it: it dies when that session ends, when the password changes, and after one use.
+   */
+  async issueFreeLoginSign(userId: number, sessionId: string): Promise<string> {
+    const sign = newToken();
+    await freeLoginSigns.issue(
+      this.db,
+      { userId, sessionId, tokenHash: sha256(sign) },
+      FREE_LOGIN_SIGN_VALIDITY_MINUTES,
+    );
+    return sign;
   }
 
   async freeLogin(sign: string, client: ClientInfo): Promise<TokenPair> {
-    const { userId } = await emailTokens.consume(this.db, sign, ['free_login']);
-    const user = await usersRepository.findById(this.db, userId);
-    if (!user || user.status !== UserStatus.Activated) fail('USER_DISABLED');
-    if (user.org_status === OrgStatus.Disabled) fail('ORGANIZATION_DISABLED');
-    return this.openSession(userId, user.user_code, false, client);
+    const used = await freeLoginSigns.use(this.db, sha256(sign));
+    if (!used) fail((await freeLoginSigns.expired(this.db, sha256(sign))) ? 'LINK_EXPIRED' : 'INVALID_LINK');
+    return this.openSession(used.userId, used.userCode, false, client);
   }
 
-  /** Sensitive actions need the current password; once given it is not asked again for 15 minutes. */
+  /**
+   * Sensitive actions need the current password; once given it is not asked again for 15 minutes. Wrong answers
+   * count toward the sign-in lockout.
+   */
   async checkIdentity(userId: number, sessionId: string, password: string): Promise<Date> {
     const user = await usersRepository.findById(this.db, userId);
-    if (!user || !(await verifyPassword(user.password_hash, password))) fail('INVALID_PASSWORD');
+    if (!user) fail('TOKEN_INVALID');
+    await verifyCurrentPassword(this.db, user, password);
     return sessionsRepository.markIdentityVerified(this.db, sessionId, IDENTITY_VERIFICATION_GRACE_MS);
   }
 }

@@ -1,7 +1,10 @@
 import type { Queryable } from '../../platform/db.js';
 
 export const sessionsRepository = {
-  async create(db: Queryable, s: { id: string; userId: number; saveLogin: boolean; ttlHours: number; userAgent?: string; ip?: string }) {
+  async create(
+    db: Queryable,
+    s: { id: string; userId: number; saveLogin: boolean; ttlHours: number; userAgent?: string; ip?: string },
+  ) {
     await db.query(
       `INSERT INTO sessions (id, user_id, save_login, expires_at, user_agent, ip) VALUES ($1, $2, $3, now() + make_interval(hours => $4), $5, $6)`,
       [s.id, s.userId, s.saveLogin, s.ttlHours, s.userAgent?.slice(0, 300) ?? null, s.ip ?? null],
@@ -13,23 +16,59 @@ export const sessionsRepository = {
       [tokenHash, sessionId],
     );
   },
+  /**
+   * A refresh token with what decides whether it may still be used: its session, its user and organization
+   * (a disabled user or organization gets no new pair), and how long ago it was retired.
+   */
   async findRefreshToken(db: Queryable, tokenHash: string) {
     const [row] = await db.query<{
-      session_id: string; retired_at: Date | null; expired: boolean; revoked_at: Date | null; user_id: number; user_code: string;
+      session_id: string;
+      retired_at: Date | null;
+      retired_seconds_ago: number | null;
+      successor_box: string | null;
+      expired: boolean;
+      revoked_at: Date | null;
+      user_id: number;
+      user_code: string;
+      user_active: boolean;
     }>(
-      `SELECT rt.session_id, rt.retired_at, rt.expires_at < now() AS expired, s.revoked_at, s.user_id, u.user_code
-         FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id JOIN users u ON u.id = s.user_id
+      `SELECT rt.session_id, rt.retired_at, EXTRACT(EPOCH FROM (now() - rt.retired_at))::float8 AS retired_seconds_ago,
+              rt.successor_box, rt.expires_at < now() OR s.expires_at < now() AS expired, s.revoked_at, s.user_id,
+              u.user_code, u.status = 1 AND o.status = 1 AS user_active
+         FROM refresh_tokens rt
+         JOIN sessions s ON s.id = rt.session_id
+         JOIN users u ON u.id = s.user_id
+         JOIN organizations o ON o.id = u.organization_id
         WHERE rt.token_hash = $1`,
       [tokenHash],
     );
     return row;
   },
-  /** Retires a refresh token once; false when another request retired it first. */
-  async retire(db: Queryable, tokenHash: string): Promise<boolean> {
-    return (await db.query(`UPDATE refresh_tokens SET retired_at = now() WHERE token_hash = $1 AND retired_at IS NULL RETURNING 1`, [tokenHash])).length > 0;
+  /**
+   * Retires a refresh token once, keeping its sealed successor; false when another request retired it first
+   * (the row lock makes the loser wait for the winner's commit, so it then reads the winner's successor).
+   */
+  async retire(db: Queryable, tokenHash: string, successorBox: string): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE refresh_tokens SET retired_at = now(), successor_box = $2
+        WHERE token_hash = $1 AND retired_at IS NULL
+        RETURNING 1`,
+      [tokenHash, successorBox],
+    );
+    return rows.length > 0;
+  },
+  /** Whether a refresh token is still the current one of its session (not retired). */
+  async isCurrent(db: Queryable, tokenHash: string): Promise<boolean> {
+    const rows = await db.query(`SELECT 1 FROM refresh_tokens WHERE token_hash = $1 AND retired_at IS NULL`, [
+      tokenHash,
+    ]);
+    return rows.length > 0;
   },
   async revoke(db: Queryable, sessionId: string, reason: string) {
-    await db.query(`UPDATE sessions SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, reason]);
+    await db.query(`UPDATE sessions SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL`, [
+      sessionId,
+      reason,
+    ]);
   },
   async revokeAllOfUser(db: Queryable, userId: number, reason: string, exceptSessionId?: string) {
     await db.query(
@@ -43,6 +82,41 @@ export const sessionsRepository = {
       [sessionId, graceMs / 1000],
     );
     return new Date(row!.until);
+  },
+};
+
+/** One-time sign-in signs (`user/free-login/sign`): stored hashed, each tied to the session that made it. */
+export const freeLoginSigns = {
+  async issue(db: Queryable, s: { userId: number; sessionId: string; tokenHash: string }, validMinutes: number) {
+    await db.query(
+      `INSERT INTO email_tokens (token_hash, user_id, purpose, session_id, expires_at)
+       VALUES ($1, $2, 'free_login', $3, now() + make_interval(mins => $4))`,
+      [s.tokenHash, s.userId, s.sessionId, validMinutes],
+    );
+  },
+  /**
+   * Uses a sign once. It works only while the session that made it is alive, the password has not changed since
+   * it was made, and the user and organization are active; one conditional update, so two uses leave one winner.
+   */
+  async use(db: Queryable, tokenHash: string): Promise<{ userId: number; userCode: string } | undefined> {
+    const [row] = await db.query<{ user_id: number; user_code: string }>(
+      `UPDATE email_tokens t SET used_at = now()
+         FROM sessions s, users u, organizations o
+        WHERE t.token_hash = $1 AND t.purpose = 'free_login' AND t.used_at IS NULL AND t.expires_at > now()
+          AND s.id = t.session_id AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND u.id = t.user_id AND u.status = 1 AND u.password_changed_at <= t.created_at
+          AND o.id = u.organization_id AND o.status = 1
+        RETURNING u.id AS user_id, u.user_code`,
+      [tokenHash],
+    );
+    return row ? { userId: Number(row.user_id), userCode: row.user_code } : undefined;
+  },
+  async expired(db: Queryable, tokenHash: string): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM email_tokens WHERE token_hash = $1 AND purpose = 'free_login' AND used_at IS NULL AND expires_at <= now()`,
+      [tokenHash],
+    );
+    return rows.length > 0;
   },
 };
 
@@ -78,10 +152,16 @@ export const loginFailuresRepository = {
 export const captchaRepository = {
   async create(db: Queryable, id: string, answer: string) {
     await db.query(`DELETE FROM captchas WHERE expires_at < now()`);
-    await db.query(`INSERT INTO captchas (id, answer, expires_at) VALUES ($1, $2, now() + interval '5 minutes')`, [id, answer]);
+    await db.query(`INSERT INTO captchas (id, answer, expires_at) VALUES ($1, $2, now() + interval '5 minutes')`, [
+      id,
+      answer,
+    ]);
   },
   async answer(db: Queryable, id: string): Promise<string | undefined> {
-    const [row] = await db.query<{ answer: string }>(`SELECT answer FROM captchas WHERE id = $1 AND used_at IS NULL AND expires_at > now()`, [id]);
+    const [row] = await db.query<{ answer: string }>(
+      `SELECT answer FROM captchas WHERE id = $1 AND used_at IS NULL AND expires_at > now()`,
+      [id],
+    );
     return row?.answer;
   },
   /** A captcha answers one sign-in attempt only. */

@@ -39,7 +39,10 @@ const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */
 export const casesRepository = {
   async list(db: Queryable, orgId: number, q: CaseListQuery & { deleted?: boolean }) {
-    const where = ['c.organization_id = $1', q.deleted ? 'c.deleted_at IS NOT NULL' : 'c.deleted_at IS NULL'];
+    const where = [
+      'c.organization_id = $1',
+      q.deleted ? 'c.deleted_at IS NOT NULL AND c.purged_at IS NULL' : 'c.deleted_at IS NULL',
+    ];
     const params: unknown[] = [orgId];
     const add = (sql: string, value: unknown) => {
       params.push(value);
@@ -83,14 +86,18 @@ export const casesRepository = {
     // joins stop after the page's rows; the total is an index-only count.
     const [[counted], rows] = await Promise.all([
       db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params),
-      db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${sortKey} ${dir}, c.id ${dir} ${limit}`, [...params, ...paging]),
+      db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${sortKey} ${dir}, c.id ${dir} ${limit}`, [
+        ...params,
+        ...paging,
+      ]),
     ]);
     return { total: counted!.total, rows };
   },
 
   async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {
     const rows = await db.query<CaseRow>(
-      `${SELECT} WHERE c.organization_id = $1 AND c.code = $2 AND ${opts.deleted ? 'c.deleted_at IS NOT NULL' : 'c.deleted_at IS NULL'}`,
+      `${SELECT} WHERE c.organization_id = $1 AND c.code = $2
+          AND ${opts.deleted ? 'c.deleted_at IS NOT NULL AND c.purged_at IS NULL' : 'c.deleted_at IS NULL'}`,
       [orgId, code],
     );
     return rows[0];
@@ -98,19 +105,59 @@ export const casesRepository = {
 
   async insert(
     db: Queryable,
-    c: { code: string; orgId: number; name: string; patientName: string; patientId: string | null; birthDate: string | null; scanDate: string | null;
-      dentistId: number | null; treatments: string[]; memo: string | null; status: string; deviceId?: number | null; createdBy?: number | null },
+    c: {
+      code: string;
+      orgId: number;
+      name: string;
+      patientName: string;
+      patientId: string | null;
+      birthDate: string | null;
+      scanDate: string | null;
+      dentistId: number | null;
+      treatments: string[];
+      memo: string | null;
+      status: string;
+      deviceId?: number | null;
+      createdBy?: number | null;
+    },
   ): Promise<number> {
     const [row] = await db.query<{ id: number }>(
       `INSERT INTO cases (code, organization_id, name, patient_name, patient_id, birth_date, scan_date, dentist_id, treatments, memo, status, device_id, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-      [c.code, c.orgId, c.name, c.patientName, c.patientId, c.birthDate, c.scanDate, c.dentistId, c.treatments, c.memo, c.status, c.deviceId ?? null, c.createdBy ?? null],
+      [
+        c.code,
+        c.orgId,
+        c.name,
+        c.patientName,
+        c.patientId,
+        c.birthDate,
+        c.scanDate,
+        c.dentistId,
+        c.treatments,
+        c.memo,
+        c.status,
+        c.deviceId ?? null,
+        c.createdBy ?? null,
+      ],
     );
     return Number(row!.id);
   },
 
-  async update(db: Queryable, orgId: number, code: string, c: { name: string; patientName: string; patientId: string | null; birthDate: string | null;
-    scanDate: string | null; dentistId: number | null; treatments: string[]; memo: string | null }) {
+  async update(
+    db: Queryable,
+    orgId: number,
+    code: string,
+    c: {
+      name: string;
+      patientName: string;
+      patientId: string | null;
+      birthDate: string | null;
+      scanDate: string | null;
+      dentistId: number | null;
+      treatments: string[];
+      memo: string | null;
+    },
+  ) {
     const rows = await db.query(
       `UPDATE cases SET name = $3, patient_name = $4, patient_id = $5, birth_date = $6, scan_date = $7, dentist_id = $8, treatments = $9, memo = $10, updated_at = now()
         WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL RETURNING id`,
@@ -120,30 +167,81 @@ export const casesRepository = {
   },
 
   async setStatus(db: Queryable, caseId: number, from: string[], to: string) {
-    await db.query(`UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[])`, [caseId, from, to]);
+    await db.query(`UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[])`, [
+      caseId,
+      from,
+      to,
+    ]);
   },
 
   /** Moves live cases to the recycle bin; answers the codes that moved. */
-  async softDelete(db: Queryable, orgId: number, codes: string[]) {
-    return db.query<{ code: string }>(
-      `UPDATE cases SET deleted_at = now() WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL RETURNING code`,
+  /** Cases in use (not binned), locked against concurrent orders and binning. */
+  async lockActive(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{ id: number; code: string; name: string }>(
+      `SELECT id, code, name
+         FROM cases
+        WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL
+        ORDER BY id
+          FOR UPDATE`,
       [orgId, codes],
+    );
+  },
+  /** The orders still running (not completed, canceled or rejected) of some cases. */
+  async openOrders(db: Queryable, caseIds: number[]) {
+    return db.query<{ case_id: number; code: string }>(
+      `SELECT case_id, code
+         FROM orders
+        WHERE case_id = ANY ($1::bigint[]) AND status IN ('pending', 'accepted', 'ready', 'shipped')
+        ORDER BY id`,
+      [caseIds],
+    );
+  },
+  async softDelete(db: Queryable, caseIds: number[]) {
+    return db.query<{ code: string }>(
+      `UPDATE cases SET deleted_at = now() WHERE id = ANY ($1::bigint[]) AND deleted_at IS NULL RETURNING code`,
+      [caseIds],
     );
   },
   async restore(db: Queryable, orgId: number, codes: string[]) {
     return db.query<{ code: string }>(
-      `UPDATE cases SET deleted_at = NULL WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NOT NULL RETURNING code`,
+      `UPDATE cases SET deleted_at = NULL
+        WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NOT NULL AND purged_at IS NULL
+        RETURNING code`,
       [orgId, codes],
     );
   },
   /** Cases in the bin to remove for good: by code, all of an organization's, or all older than a date. */
   async binned(db: Queryable, where: { orgId?: number; codes?: string[]; before?: Date }) {
-    return db.query<{ id: number; organization_id: number }>(
-      `SELECT id, organization_id FROM cases WHERE deleted_at IS NOT NULL
+    return db.query<{ id: number }>(
+      `SELECT id
+         FROM cases
+        WHERE deleted_at IS NOT NULL AND purged_at IS NULL
           AND ($1::bigint IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR code = ANY ($2::text[]))
-          AND ($3::timestamptz IS NULL OR deleted_at < $3)`,
+          AND ($3::timestamptz IS NULL OR deleted_at < $3)
+        ORDER BY id`,
       [where.orgId ?? null, where.codes ?? null, where.before ?? null],
     );
+  },
+  /** Locks one binned case for its purge; skipped when another process is purging it. */
+  async lockBinned(db: Queryable, caseId: number) {
+    const [row] = await db.query<{ id: number; has_orders: boolean }>(
+      `SELECT id, EXISTS (SELECT 1 FROM orders o WHERE o.case_id = cases.id) AS has_orders
+         FROM cases
+        WHERE id = $1 AND deleted_at IS NOT NULL AND purged_at IS NULL
+          FOR UPDATE SKIP LOCKED`,
+      [caseId],
+    );
+    return row;
+  },
+  /** A purged case that orders name: kept as a tombstone without files, hidden from every case screen. */
+  async markPurged(db: Queryable, caseId: number) {
+    await db.query(
+      `UPDATE cases SET purged_at = now(), file_count = 0, file_bytes = 0, updated_at = now() WHERE id = $1`,
+      [caseId],
+    );
+  },
+  async delete(db: Queryable, caseId: number) {
+    await db.query(`DELETE FROM cases WHERE id = $1`, [caseId]);
   },
   async idsByCodes(db: Queryable, orgId: number, codes: string[]) {
     return db.query<{ id: number; code: string; name: string; patient_name: string }>(

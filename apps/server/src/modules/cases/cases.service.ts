@@ -1,12 +1,18 @@
 import {
-  ageInYears, type CaseDetail, type CaseFile, type CaseListQuery, type CaseSummary, type CreateCaseBody,
+  ageInYears,
+  type CaseDetail,
+  type CaseFile,
+  type CaseListQuery,
+  type CaseSummary,
+  type CreateCaseBody,
 } from '@portal/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.js';
-import type { BlobStore } from '../../platform/storage.js';
+import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import { casesRepository, type CaseRow } from './cases.repository.js';
-import { filesRepository, type FileRow } from '../files/files.repository.js';
+import { filesRepository, uploadsRepository, type FileRow } from '../files/files.repository.js';
 
 const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
@@ -40,6 +46,7 @@ export function toCaseFile(f: FileRow): CaseFile {
     size: Number(f.size),
     uploadTag: 'finished',
     viewerStatus: f.viewer_status as CaseFile['viewerStatus'],
+    unit: f.unit as CaseFile['unit'],
     createdAt: iso(f.created_at)!,
   };
 }
@@ -47,7 +54,11 @@ export function toCaseFile(f: FileRow): CaseFile {
 type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
 
 export class CasesService {
-  constructor(private readonly db: Db, private readonly store: BlobStore) {}
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobDeletions,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
 
   list(orgId: number, q: CaseListQuery) {
     return casesRepository.list(this.db, orgId, q).then(({ total, rows }) => ({ total, list: rows.map(toSummary) }));
@@ -69,10 +80,14 @@ export class CasesService {
   private async fields(orgId: number, input: CaseInput) {
     const dentistId = input.dentistId ? Number(input.dentistId) : null;
     if (dentistId) {
-      const [d] = await this.db.query('SELECT 1 FROM dentists WHERE id = $1 AND organization_id = $2', [dentistId, orgId]);
+      const [d] = await this.db.query('SELECT 1 FROM dentists WHERE id = $1 AND organization_id = $2', [
+        dentistId,
+        orgId,
+      ]);
       if (!d) fail('PARAM_INVALID', { field: 'dentistId' }, { field: 'dentistId' });
     }
-    if (input.birthDate && ageInYears(input.birthDate) === null) fail('PARAM_INVALID', { field: 'birthDate' }, { field: 'birthDate' });
+    if (input.birthDate && ageInYears(input.birthDate) === null)
+      fail('PARAM_INVALID', { field: 'birthDate' }, { field: 'birthDate' });
     return {
       name: input.name,
       patientName: input.patientName,
@@ -85,10 +100,20 @@ export class CasesService {
     };
   }
 
-  async create(orgId: number, userId: number | null, input: CaseInput, extra: { deviceId?: number; status?: string } = {}) {
+  async create(
+    orgId: number,
+    userId: number | null,
+    input: CaseInput,
+    extra: { deviceId?: number; status?: string } = {},
+  ) {
     const code = newCode('c');
     await casesRepository.insert(this.db, {
-      code, orgId, ...(await this.fields(orgId, input)), status: extra.status ?? 'registered', deviceId: extra.deviceId ?? null, createdBy: userId,
+      code,
+      orgId,
+      ...(await this.fields(orgId, input)),
+      status: extra.status ?? 'registered',
+      deviceId: extra.deviceId ?? null,
+      createdBy: userId,
     });
     return this.detail(orgId, code);
   }
@@ -98,10 +123,34 @@ export class CasesService {
     return this.detail(orgId, code);
   }
 
+  /**
+   * Moves cases to the recycle bin, all or none. A case whose order is still running stays where it is: the
+   * laboratory works from its files (decided in docs/product-decisions.md).
+   */
   async moveToBin(orgId: number, codes: string[]) {
-    const moved = await casesRepository.softDelete(this.db, orgId, codes);
-    if (!moved.length) fail('NOT_FOUND');
-    return moved.length;
+    return this.db.transaction(async (tx) => {
+      const cases = await casesRepository.lockActive(tx, orgId, codes);
+      if (!cases.length) fail('NOT_FOUND');
+      const open = await casesRepository.openOrders(
+        tx,
+        cases.map((c) => Number(c.id)),
+      );
+      if (open.length) {
+        const blocked = cases.find((c) => Number(c.id) === Number(open[0]!.case_id))!;
+        const orders = open.filter((o) => Number(o.case_id) === Number(blocked.id)).map((o) => o.code);
+        fail(
+          'CASE_HAS_OPEN_ORDER',
+          { case: blocked.name, orders: orders.join(', ') },
+          { caseCode: blocked.code, orders },
+        );
+      }
+      return (
+        await casesRepository.softDelete(
+          tx,
+          cases.map((c) => Number(c.id)),
+        )
+      ).length;
+    });
   }
 
   async restore(orgId: number, codes: string[]) {
@@ -110,15 +159,39 @@ export class CasesService {
     return restored.length;
   }
 
-  /** Deletes binned cases for good: rows and usage in one transaction, then the stored bytes. */
-  async purge(where: { orgId?: number; codes?: string[]; before?: Date }) {
-    const { count, keys } = await this.db.transaction(async (tx) => {
-      const cases = await casesRepository.binned(tx, where);
-      if (!cases.length) return { count: 0, keys: [] };
-      return { count: cases.length, keys: await filesRepository.deleteCases(tx, cases.map((c) => Number(c.id))) };
-    });
-    await Promise.all(keys.map((k) => this.store.delete(k).catch(() => undefined)));
-    return count;
+  /**
+   * Deletes binned cases for good, each in its own transaction so that one case that cannot be purged never holds
+   * back the others; its stored bytes (files, viewer versions, uploads it was still receiving) are listed for
+   * deletion in that transaction and deleted once it committed. A case that orders name stays as a tombstone
+   * without files, so the laboratory's orders stay readable. Answers how many were purged and how many failed.
+   */
+  async purge(where: { orgId?: number; codes?: string[]; before?: Date }): Promise<{ purged: number; failed: number }> {
+    const cases = await casesRepository.binned(this.db, where);
+    let purged = 0;
+    let failed = 0;
+    for (const c of cases) {
+      try {
+        const keys = await this.db.transaction(async (tx) => {
+          const locked = await casesRepository.lockBinned(tx, Number(c.id));
+          if (!locked) return null;
+          const stored = [
+            ...(await filesRepository.deleteOfCase(tx, Number(c.id))),
+            ...(await uploadsRepository.deleteOfCase(tx, Number(c.id))).map((id) => this.blobs.uploadKey(id)),
+          ];
+          if (locked.has_orders) await casesRepository.markPurged(tx, Number(c.id));
+          else await casesRepository.delete(tx, Number(c.id));
+          await this.blobs.list(tx, stored);
+          return stored;
+        });
+        if (!keys) continue;
+        purged += 1;
+        await this.blobs.delete(keys);
+      } catch (err) {
+        failed += 1;
+        this.log?.error({ err, caseId: c.id }, 'case purge failed');
+      }
+    }
+    return { purged, failed };
   }
 
   /** A scanner says its scan is complete: uploaded when every file arrived, else scan completed. */

@@ -15,7 +15,11 @@ const stripSlash = (s: string) => s.replace(/\/+$/, '');
 export function appConfig(p: Platform): AppConfig {
   const base = stripSlash(p.config.publicUrl);
   return {
-    agreement: { privacy: `${base}/legal/privacy.html`, cookie: `${base}/legal/cookie.html`, terms: `${base}/legal/terms.html` },
+    agreement: {
+      privacy: `${base}/legal/privacy.html`,
+      cookie: `${base}/legal/cookie.html`,
+      terms: `${base}/legal/terms.html`,
+    },
     appmanager: 'portal',
     appName: p.config.appName,
     pageTagName: p.config.appName,
@@ -44,35 +48,77 @@ export function commonModule(p: Platform): Module {
   };
   return {
     publicRoutes(app) {
-      app.get('/common/monitor', {
-        schema: { tags: ['common'], summary: 'Health, including the database', response: { 200: envelope(MonitorResult) } },
-      }, async (request) => {
-        await probeDatabase();
-        return ok(request, { status: 'ok' as const, database: 'ok' as const, uptimeSeconds: Math.round((Date.now() - p.startedAt) / 1000), version: VERSION });
-      });
+      app.get(
+        '/common/monitor',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'Health, including the database',
+            response: { 200: envelope(MonitorResult) },
+          },
+          config: { errors: ['SERVICE_UNAVAILABLE'] },
+        },
+        async (request) => {
+          await probeDatabase();
+          const failingTasks = p.housekeeping.failingTasks();
+          return ok(request, {
+            status: failingTasks.length ? ('degraded' as const) : ('ok' as const),
+            database: 'ok' as const,
+            failingTasks,
+            uptimeSeconds: Math.round((Date.now() - p.startedAt) / 1000),
+            version: VERSION,
+          });
+        },
+      );
 
-      app.post('/app_config/get', {
-        schema: { tags: ['common'], summary: 'The application config of this site', response: { 200: envelope(AppConfig) } },
-      }, async (request) => ok(request, appConfig(p)));
+      app.post(
+        '/app_config/get',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'The application config of this site',
+            response: { 200: envelope(AppConfig) },
+          },
+        },
+        async (request) => ok(request, appConfig(p)),
+      );
 
-      app.get('/common/captcha/init', {
-        schema: { tags: ['common'], summary: 'Start a captcha; the image is at common/captcha/draw/{captchaId}', response: { 200: envelope(CaptchaInit) } },
-        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-      }, async (request) => {
-        const captchaId = randomBytes(16).toString('hex');
-        const { text } = svgCaptcha.create({ size: 4, ignoreChars: '0oO1ilI' });
-        await captchaRepository.create(p.db, captchaId, text);
-        return ok(request, { captchaId });
-      });
+      app.get(
+        '/common/captcha/init',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'Start a captcha; the image is at common/captcha/draw/{captchaId}',
+            response: { 200: envelope(CaptchaInit) },
+          },
+          config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        },
+        async (request) => {
+          const captchaId = randomBytes(16).toString('hex');
+          const { text } = svgCaptcha.create({ size: 4, ignoreChars: '0oO1ilI' });
+          await captchaRepository.create(p.db, captchaId, text);
+          return ok(request, { captchaId });
+        },
+      );
 
-      app.get('/common/captcha/draw/:id', {
-        schema: { tags: ['common'], summary: 'The captcha image (SVG)', params: CaptchaParams },
-      }, async (request, reply) => {
-        const answer = await captchaRepository.answer(p.db, request.params.id);
-        if (!answer) fail('INVALID_LINK');
-        const svg = drawCaptcha(answer, { noise: 3, color: true, width: 120, height: 40 });
-        return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
-      });
+      app.get(
+        '/common/captcha/draw/:id',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'The captcha image (SVG)',
+            params: CaptchaParams,
+            produces: ['image/svg+xml'],
+          },
+          config: { errors: ['INVALID_LINK'] },
+        },
+        async (request, reply) => {
+          const answer = await captchaRepository.answer(p.db, request.params.id);
+          if (!answer) fail('INVALID_LINK');
+          const svg = drawCaptcha(answer, { noise: 3, color: true, width: 120, height: 40 });
+          return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
+        },
+      );
     },
   };
 }

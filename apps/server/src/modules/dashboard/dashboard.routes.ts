@@ -6,20 +6,48 @@ import type { DashboardService } from './dashboard.service.js';
 export function dashboardModule(dashboard: DashboardService): Module {
   return {
     privateRoutes(app) {
-      app.post('/user/indexDashboard', {
-        schema: { tags: ['dashboard'], summary: "Counts by status, partners, unread notifications, recent cases and orders for the caller's side", response: { 200: envelope(IndexDashboard) } },
-        config: { permission: 'dashboard:view' },
-      }, async (request) => ok(request, await dashboard.index(request.auth)));
+      app.post(
+        '/user/indexDashboard',
+        {
+          schema: {
+            tags: ['dashboard'],
+            summary: "Counts by status, partners, unread notifications, recent cases and orders for the caller's side",
+            response: { 200: envelope(IndexDashboard) },
+          },
+          config: { permission: 'dashboard:view' },
+        },
+        async (request) => ok(request, await dashboard.index(request.auth)),
+      );
 
-      app.post('/user/lineChart', {
-        schema: { tags: ['dashboard'], summary: "Per day over the period, in the caller's timezone: a clinic's new cases, a laboratory's received orders", body: LineChartBody, response: { 200: envelope(LineChart) } },
-        config: { permission: 'dashboard:view' },
-      }, async (request) => ok(request, await dashboard.lineChart(request.auth, request.body.period, request.timezone)));
+      app.post(
+        '/user/lineChart',
+        {
+          schema: {
+            tags: ['dashboard'],
+            summary:
+              "Per day over the period, in the caller's timezone: a clinic's new cases, a laboratory's received orders",
+            body: LineChartBody,
+            response: { 200: envelope(LineChart) },
+          },
+          config: { permission: 'dashboard:view' },
+        },
+        async (request) => ok(request, await dashboard.lineChart(request.auth, request.body.period, request.timezone)),
+      );
 
-      app.post('/user/acceptOrderLineChart', {
-        schema: { tags: ['dashboard'], summary: 'Orders accepted per day over the period', body: LineChartBody, response: { 200: envelope(LineChart) } },
-        config: { permission: 'dashboard:view' },
-      }, async (request) => ok(request, await dashboard.acceptedLineChart(request.auth, request.body.period, request.timezone)));
+      app.post(
+        '/user/acceptOrderLineChart',
+        {
+          schema: {
+            tags: ['dashboard'],
+            summary: 'Orders accepted per day over the period',
+            body: LineChartBody,
+            response: { 200: envelope(LineChart) },
+          },
+          config: { permission: 'dashboard:view' },
+        },
+        async (request) =>
+          ok(request, await dashboard.acceptedLineChart(request.auth, request.body.period, request.timezone)),
+      );
     },
   };
 }

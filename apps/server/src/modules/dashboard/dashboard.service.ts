@@ -19,21 +19,38 @@ export class DashboardService {
     const orderScope = side === 'clinic' ? 'clinic_organization_id' : 'lab_organization_id';
     const [caseCounts, orderCounts, recentCases, recentOrders, [partners], [unread]] = await Promise.all([
       side === 'clinic'
-        ? this.db.query<{ status: string; count: number }>('SELECT status, count(*)::int AS count FROM cases WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY status', [org])
+        ? this.db.query<{ status: string; count: number }>(
+            'SELECT status, count(*)::int AS count FROM cases WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY status',
+            [org],
+          )
         : this.db.query<{ status: string; count: number }>(
-          `SELECT c.status, count(DISTINCT c.id)::int AS count FROM orders o JOIN cases c ON c.id = o.case_id WHERE o.lab_organization_id = $1 GROUP BY c.status`, [org]),
-      this.db.query<{ status: string; count: number }>(`SELECT status, count(*)::int AS count FROM orders WHERE ${orderScope} = $1 GROUP BY status`, [org]),
+            `SELECT c.status, count(DISTINCT c.id)::int AS count FROM orders o JOIN cases c ON c.id = o.case_id WHERE o.lab_organization_id = $1 GROUP BY c.status`,
+            [org],
+          ),
+      this.db.query<{ status: string; count: number }>(
+        `SELECT status, count(*)::int AS count FROM orders WHERE ${orderScope} = $1 GROUP BY status`,
+        [org],
+      ),
       side === 'clinic'
         ? this.db.query<{ code: string; name: string; patient_name: string; status: string; created_at: Date }>(
-          'SELECT code, name, patient_name, status, created_at FROM cases WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2', [org, RECENT])
-        // The laboratory sees the patient's name only where the clinic shares it.
-        : this.db.query<{ code: string; name: string; patient_name: string; status: string; created_at: Date }>(
-          `SELECT c.code, c.name, CASE WHEN o.share_patient_name THEN c.patient_name ELSE '' END AS patient_name, c.status, o.created_at
-             FROM orders o JOIN cases c ON c.id = o.case_id WHERE o.lab_organization_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2`, [org, RECENT]),
+            'SELECT code, name, patient_name, status, created_at FROM cases WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2',
+            [org, RECENT],
+          )
+        : // The laboratory sees the patient's name only where the clinic shares it.
+          this.db.query<{ code: string; name: string; patient_name: string; status: string; created_at: Date }>(
+            `SELECT c.code, c.name, CASE WHEN o.share_patient_name THEN c.patient_name ELSE '' END AS patient_name, c.status, o.created_at
+             FROM orders o JOIN cases c ON c.id = o.case_id WHERE o.lab_organization_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2`,
+            [org, RECENT],
+          ),
       ordersRepository.page(this.db, side, org, { sortOrder: 'desc' }, RECENT, 0),
       this.db.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM partnerships WHERE status = 1 AND ${side === 'clinic' ? 'clinic_organization_id' : 'lab_organization_id'} = $1`, [org]),
-      this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND read_at IS NULL', [auth.userId]),
+        `SELECT count(*)::int AS count FROM partnerships WHERE status = 1 AND ${side === 'clinic' ? 'clinic_organization_id' : 'lab_organization_id'} = $1`,
+        [org],
+      ),
+      this.db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND read_at IS NULL',
+        [auth.userId],
+      ),
     ]);
     const byStatus = <S extends string>(statuses: readonly S[], rows: { status: string; count: number }[]) =>
       statuses.map((status) => ({ status, count: rows.find((r) => r.status === status)?.count ?? 0 }));
@@ -44,7 +61,13 @@ export class DashboardService {
       orders: { total: sum(orderCounts), byStatus: byStatus(ORDER_STATUSES, orderCounts) },
       partners: partners?.count ?? 0,
       unreadMessages: unread?.count ?? 0,
-      recentCases: recentCases.map((c) => ({ caseCode: c.code, name: c.name, patientName: c.patient_name, status: c.status as never, createdAt: new Date(c.created_at).toISOString() })),
+      recentCases: recentCases.map((c) => ({
+        caseCode: c.code,
+        name: c.name,
+        patientName: c.patient_name,
+        status: c.status as never,
+        createdAt: new Date(c.created_at).toISOString(),
+      })),
       recentOrders: recentOrders.map((r) => toSummary(r, side)),
     };
   }
@@ -66,10 +89,20 @@ export class DashboardService {
   lineChart(auth: AuthContext, period: DashboardPeriod, timezone: string) {
     const since = `now() - make_interval(days => $3::int + 1)`;
     return sideOf(auth) === 'clinic'
-      ? this.series(`SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM cases
-                      WHERE organization_id = $1 AND created_at >= ${since} GROUP BY 1`, auth.organizationId, period, timezone)
-      : this.series(`SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM orders
-                      WHERE lab_organization_id = $1 AND created_at >= ${since} GROUP BY 1`, auth.organizationId, period, timezone);
+      ? this.series(
+          `SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM cases
+                      WHERE organization_id = $1 AND created_at >= ${since} GROUP BY 1`,
+          auth.organizationId,
+          period,
+          timezone,
+        )
+      : this.series(
+          `SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM orders
+                      WHERE lab_organization_id = $1 AND created_at >= ${since} GROUP BY 1`,
+          auth.organizationId,
+          period,
+          timezone,
+        );
   }
 
   /** Orders accepted per day: those the laboratory accepted, or the clinic's orders its laboratories accepted. */
@@ -78,7 +111,9 @@ export class DashboardService {
     return this.series(
       `SELECT (e.created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM order_events e JOIN orders o ON o.id = e.order_id
         WHERE e.action = 'accept' AND ${scope} = $1 AND e.created_at >= now() - make_interval(days => $3::int + 1) GROUP BY 1`,
-      auth.organizationId, period, timezone,
+      auth.organizationId,
+      period,
+      timezone,
     );
   }
 }

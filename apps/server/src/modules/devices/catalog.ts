@@ -1,3 +1,4 @@
+import { hasUnsafeText, isCalendarDate } from '@portal/contracts';
 
 export interface CatalogRow {
   row: number;
@@ -97,15 +98,26 @@ export function validateCatalog(table: string[][]): { rows: CatalogRow[]; errors
     const warranty = get('warrantyDate');
     const limit = get('limitType');
     const problems: string[] = [];
-    if (!model || model.length > 100) problems.push('model is required (at most 100 characters)');
+    if (!model || model.length > 100 || hasUnsafeText(model))
+      problems.push('model is required (at most 100 characters)');
     if (!SERIAL.test(serialNumber)) problems.push('serialNumber must be 4 to 40 letters, digits or dashes');
-    else if (seen.has(serialNumber.toUpperCase())) problems.push(`serialNumber repeats row ${seen.get(serialNumber.toUpperCase())}`);
-    if (activationCode.length < 6 || activationCode.length > 64) problems.push('activationCode must be 6 to 64 characters');
-    if (warranty && (!/^\d{4}-\d{2}-\d{2}$/.test(warranty) || Number.isNaN(Date.parse(warranty)))) problems.push('warrantyDate must be YYYY-MM-DD');
+    else if (seen.has(serialNumber.toUpperCase()))
+      problems.push(`serialNumber repeats row ${seen.get(serialNumber.toUpperCase())}`);
+    if (activationCode.length < 6 || activationCode.length > 64 || hasUnsafeText(activationCode))
+      problems.push('activationCode must be 6 to 64 characters');
+    if (warranty && !isCalendarDate(warranty)) problems.push('warrantyDate must be YYYY-MM-DD');
     if (limit && !['1', '2', '3'].includes(limit)) problems.push('limitType must be 1, 2 or 3');
     if (SERIAL.test(serialNumber)) seen.set(serialNumber.toUpperCase(), row);
     if (problems.length) errors.push({ row, reason: problems.join('; ') });
-    else rows.push({ row, model, serialNumber: serialNumber.toUpperCase(), activationCode, warrantyDate: warranty || null, limitType: limit ? Number(limit) : 3 });
+    else
+      rows.push({
+        row,
+        model,
+        serialNumber: serialNumber.toUpperCase(),
+        activationCode,
+        warrantyDate: warranty || null,
+        limitType: limit ? Number(limit) : 3,
+      });
   });
   return { rows: errors.length ? [] : rows, errors };
 }

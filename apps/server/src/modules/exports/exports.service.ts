@@ -13,13 +13,27 @@ import { casesRepository } from '../cases/cases.repository.js';
 const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
 
 interface ExportRow {
-  id: number; code: string; organization_id: number; case_ids: string[]; types: string[]; status: number; progress: number;
-  storage_key: string | null; size: string | null; created_at: Date;
+  id: number;
+  code: string;
+  organization_id: number;
+  case_ids: string[];
+  types: string[];
+  status: number;
+  progress: number;
+  storage_key: string | null;
+  size: string | null;
+  created_at: Date;
 }
 
 /** Names inside the zip: readable, unique, and free of anything a file system would trip on. */
 function safeSegment(s: string) {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_').slice(0, 80).trim() || '_';
+  return (
+    s
+      .replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80)
+      .trim() || '_'
+  );
 }
 
 /**
@@ -28,7 +42,12 @@ function safeSegment(s: string) {
  */
 export class ExportsService {
   private readonly links: FileLinks;
-  constructor(private readonly db: Db, private readonly store: BlobStore, private readonly jobs: Jobs, private readonly config: Config) {
+  constructor(
+    private readonly db: Db,
+    private readonly store: BlobStore,
+    private readonly jobs: Jobs,
+    private readonly config: Config,
+  ) {
     this.links = new FileLinks(`exports:${config.jwtSecret}`);
     jobs.handle('packExport', (p) => this.pack(Number(p.exportId)));
   }
@@ -37,16 +56,23 @@ export class ExportsService {
     const cases = await casesRepository.idsByCodes(this.db, orgId, [...new Set(caseCodes)]);
     if (cases.length !== new Set(caseCodes).size) fail('NOT_FOUND');
     const code = newCode('x');
-    const [row] = await this.db.query<{ id: number }>(
-      `INSERT INTO exports (code, organization_id, user_id, case_ids, types) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [code, orgId, userId, cases.map((c) => Number(c.id)), [...new Set(types)]],
-    );
-    await this.jobs.enqueue('packExport', { exportId: Number(row!.id) });
+    // The export and the job that packs it exist together or not at all.
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO exports (code, organization_id, user_id, case_ids, types) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [code, orgId, userId, cases.map((c) => Number(c.id)), [...new Set(types)]],
+      );
+      await this.jobs.enqueue('packExport', { exportId: Number(row!.id) }, tx);
+    });
+    this.jobs.wakeUp();
     return this.status(orgId, code);
   }
 
   async status(orgId: number, code: string) {
-    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE organization_id = $1 AND code = $2', [orgId, code]);
+    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE organization_id = $1 AND code = $2', [
+      orgId,
+      code,
+    ]);
     if (!row) fail('NOT_FOUND');
     let downloadUrl: string | null = null;
     if (row.status === ExportStatus.Success) {
@@ -54,7 +80,11 @@ export class ExportsService {
       downloadUrl = `${this.config.publicUrl}/api/v2/export/download/${row.code}?exp=${l.exp}&sig=${l.sig}`;
     }
     return {
-      exportCode: row.code, status: row.status, progress: row.progress, size: row.size === null ? null : Number(row.size), downloadUrl,
+      exportCode: row.code,
+      status: row.status,
+      progress: row.progress,
+      size: row.size === null ? null : Number(row.size),
+      downloadUrl,
       createdAt: new Date(row.created_at).toISOString(),
     };
   }
@@ -66,7 +96,12 @@ export class ExportsService {
     return { stream: await this.store.read(row.storage_key), size: Number(row.size), name: `export-${row.code}.zip` };
   }
 
-  private async setState(id: number, status: number, progress: number, extra: { key?: string; size?: number; error?: string } = {}) {
+  private async setState(
+    id: number,
+    status: number,
+    progress: number,
+    extra: { key?: string; size?: number; error?: string } = {},
+  ) {
     await this.db.query(
       `UPDATE exports SET status = $2::smallint, progress = $3, storage_key = COALESCE($4, storage_key), size = COALESCE($5, size), error = $6,
               finished_at = CASE WHEN $2::smallint IN (1, 2, 3, 4) THEN now() ELSE finished_at END WHERE id = $1`,
@@ -78,13 +113,29 @@ export class ExportsService {
     const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE id = $1', [exportId]);
     if (!row || row.status === ExportStatus.Success) return;
     const caseIds = row.case_ids.map(Number);
-    const cases = await this.db.query<{ id: number; code: string; name: string; patient_name: string; patient_id: string | null; birth_date: string | null;
-      scan_date: Date | null; dentist: string | null; treatments: string[]; memo: string | null }>(
+    const cases = await this.db.query<{
+      id: number;
+      code: string;
+      name: string;
+      patient_name: string;
+      patient_id: string | null;
+      birth_date: string | null;
+      scan_date: Date | null;
+      dentist: string | null;
+      treatments: string[];
+      memo: string | null;
+    }>(
       `SELECT c.id, c.code, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.scan_date, d.name AS dentist, c.treatments, c.memo
          FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id WHERE c.id = ANY ($1::bigint[]) AND c.deleted_at IS NULL ORDER BY c.id`,
       [caseIds],
     );
-    const files = await this.db.query<{ case_id: number; name: string; format: string; size: string; storage_key: string }>(
+    const files = await this.db.query<{
+      case_id: number;
+      name: string;
+      format: string;
+      size: string;
+      storage_key: string;
+    }>(
       `SELECT case_id, name, format, size, storage_key FROM files WHERE case_id = ANY ($1::bigint[]) ORDER BY case_id, id`,
       [caseIds],
     );
@@ -104,9 +155,19 @@ export class ExportsService {
       folders.add(folder);
       const mine = chosen.filter((f) => Number(f.case_id) === Number(c.id));
       const summary = [
-        `Case: ${c.name}`, `Case ID: ${c.code}`, `Patient: ${c.patient_name}`, `Patient ID: ${c.patient_id ?? ''}`, `Birth date: ${c.birth_date ?? ''}`,
-        `Scan date: ${c.scan_date ? new Date(c.scan_date).toISOString() : ''}`, `Dentist: ${c.dentist ?? ''}`, `Treatment: ${c.treatments.join(', ')}`,
-        `Memo: ${c.memo ?? ''}`, '', 'Files:', ...mine.map((f) => `  ${f.name} (${formatSize(Number(f.size))})`), '',
+        `Case: ${c.name}`,
+        `Case ID: ${c.code}`,
+        `Patient: ${c.patient_name}`,
+        `Patient ID: ${c.patient_id ?? ''}`,
+        `Birth date: ${c.birth_date ?? ''}`,
+        `Scan date: ${c.scan_date ? new Date(c.scan_date).toISOString() : ''}`,
+        `Dentist: ${c.dentist ?? ''}`,
+        `Treatment: ${c.treatments.join(', ')}`,
+        `Memo: ${c.memo ?? ''}`,
+        '',
+        'Files:',
+        ...mine.map((f) => `  ${f.name} (${formatSize(Number(f.size))})`),
+        '',
       ].join('\r\n');
       zip.addBuffer(Buffer.from(summary, 'utf8'), `${folder}/case.txt`);
       const names = new Set<string>();
@@ -126,7 +187,12 @@ export class ExportsService {
                 if (pct >= reported + 5) {
                   reported = pct;
                   // Only while still packing: a late progress write must never undo the final status.
-                  void this.db.query('UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2', [exportId, pct]).catch(() => undefined);
+                  void this.db
+                    .query('UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2', [
+                      exportId,
+                      pct,
+                    ])
+                    .catch(() => undefined);
                 }
               });
               cb(null, stream);

@@ -13,6 +13,7 @@ export interface FileRow {
   storage_key: string;
   viewer_key: string | null;
   viewer_status: string;
+  unit: string | null;
   created_at: Date;
 }
 
@@ -44,43 +45,98 @@ export const filesRepository = {
     return row;
   },
   /** Adds the file and its bytes to the organization's usage, in one transaction with the caller. */
-  async insert(db: Queryable, f: { code: string; orgId: number; caseId: number; name: string; format: string; kind: string; jaw: string | null; size: number; storageKey: string; viewerStatus: string }) {
+  async insert(
+    db: Queryable,
+    f: {
+      code: string;
+      orgId: number;
+      caseId: number;
+      name: string;
+      format: string;
+      kind: string;
+      jaw: string | null;
+      size: number;
+      storageKey: string;
+      viewerStatus: string;
+      sha256?: Buffer;
+    },
+  ) {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO files (code, organization_id, case_id, name, format, kind, jaw, size, storage_key, viewer_status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [f.code, f.orgId, f.caseId, f.name, f.format, f.kind, f.jaw, f.size, f.storageKey, f.viewerStatus],
+      `INSERT INTO files (code, organization_id, case_id, name, format, kind, jaw, size, storage_key, viewer_status, sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [
+        f.code,
+        f.orgId,
+        f.caseId,
+        f.name,
+        f.format,
+        f.kind,
+        f.jaw,
+        f.size,
+        f.storageKey,
+        f.viewerStatus,
+        f.sha256 ?? null,
+      ],
     );
     await storageRepository.add(db, f.orgId, f.size);
-    await db.query('UPDATE cases SET file_count = file_count + 1, file_bytes = file_bytes + $2 WHERE id = $1', [f.caseId, f.size]);
+    await db.query('UPDATE cases SET file_count = file_count + 1, file_bytes = file_bytes + $2 WHERE id = $1', [
+      f.caseId,
+      f.size,
+    ]);
     return Number(row!.id);
   },
-  async delete(db: Queryable, fileId: number) {
-    const [row] = await db.query<{ organization_id: number; case_id: number; size: string; storage_key: string; viewer_key: string | null }>(
-      `DELETE FROM files WHERE id = $1 RETURNING organization_id, case_id, size, storage_key, viewer_key`,
-      [fileId],
+  /** A file of the case with exactly these bytes (same size and SHA-256), if there is one. */
+  async findSameContent(db: Queryable, caseId: number, size: number, sha256: Buffer) {
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM files WHERE case_id = $1 AND size = $2 AND sha256 = $3 ORDER BY id LIMIT 1',
+      [caseId, size, sha256],
     );
+    return row ? Number(row.id) : undefined;
+  },
+  async delete(db: Queryable, fileId: number) {
+    const [row] = await db.query<{
+      organization_id: number;
+      case_id: number;
+      size: string;
+      storage_key: string;
+      viewer_key: string | null;
+    }>(`DELETE FROM files WHERE id = $1 RETURNING organization_id, case_id, size, storage_key, viewer_key`, [fileId]);
     if (row) {
       await storageRepository.add(db, Number(row.organization_id), -Number(row.size));
-      await db.query('UPDATE cases SET file_count = file_count - 1, file_bytes = file_bytes - $2 WHERE id = $1', [row.case_id, Number(row.size)]);
+      await db.query('UPDATE cases SET file_count = file_count - 1, file_bytes = file_bytes - $2 WHERE id = $1', [
+        row.case_id,
+        Number(row.size),
+      ]);
     }
     return row;
   },
-  /** Removes the rows of whole cases and their bytes from usage; answers the keys to delete from the store. */
-  async deleteCases(db: Queryable, caseIds: number[]) {
-    const rows = await db.query<{ organization_id: number; size: string; storage_key: string; viewer_key: string | null }>(
-      `DELETE FROM files WHERE case_id = ANY ($1::bigint[]) RETURNING organization_id, size, storage_key, viewer_key`,
-      [caseIds],
-    );
+  /** Deletes a case's files and gives their bytes back to the organization; answers the stored keys to delete. */
+  async deleteOfCase(db: Queryable, caseId: number) {
+    const rows = await db.query<{
+      organization_id: number;
+      size: string;
+      storage_key: string;
+      viewer_key: string | null;
+    }>(`DELETE FROM files WHERE case_id = $1 RETURNING organization_id, size, storage_key, viewer_key`, [caseId]);
     const perOrg = new Map<number, number>();
-    for (const r of rows) perOrg.set(Number(r.organization_id), (perOrg.get(Number(r.organization_id)) ?? 0) + Number(r.size));
+    for (const r of rows) {
+      perOrg.set(Number(r.organization_id), (perOrg.get(Number(r.organization_id)) ?? 0) + Number(r.size));
+    }
     for (const [org, bytes] of perOrg) await storageRepository.add(db, org, -bytes);
-    await db.query(`DELETE FROM cases WHERE id = ANY ($1::bigint[])`, [caseIds]);
     return rows.flatMap((r) => [r.storage_key, ...(r.viewer_key ? [r.viewer_key] : [])]);
   },
-  async setViewer(db: Queryable, fileId: number, status: 'pending' | 'ready' | 'failed', viewerKey?: string, viewerSize?: number) {
-    await db.query(`UPDATE files SET viewer_status = $2, viewer_key = COALESCE($3, viewer_key), viewer_size = COALESCE($4, viewer_size) WHERE id = $1`, [
-      fileId, status, viewerKey ?? null, viewerSize ?? null,
-    ]);
+  /** The preparation's outcome: its status, the viewer version when ready, and the unit the model was found in. */
+  async setViewer(
+    db: Queryable,
+    fileId: number,
+    status: 'pending' | 'ready' | 'failed',
+    opts: { viewerKey?: string; viewerSize?: number; unit?: string } = {},
+  ) {
+    await db.query(
+      `UPDATE files SET viewer_status = $2, viewer_key = COALESCE($3, viewer_key), viewer_size = COALESCE($4, viewer_size),
+              unit = COALESCE($5, unit) WHERE id = $1`,
+      [fileId, status, opts.viewerKey ?? null, opts.viewerSize ?? null, opts.unit ?? null],
+    );
   },
 };
 
@@ -99,11 +155,79 @@ export const storageRepository = {
               COALESCE((SELECT sum(size) FROM uploads WHERE organization_id = $1), 0) AS reserved`,
       [orgId],
     );
-    return { used: Number(row!.used), quota: row!.quota === null ? null : Number(row!.quota), reserved: Number(row!.reserved) };
+    return {
+      used: Number(row!.used),
+      quota: row!.quota === null ? null : Number(row!.quota),
+      reserved: Number(row!.reserved),
+    };
   },
   /** Serialises quota decisions of one organization (row lock), so two uploads cannot both squeeze in. */
   async lock(db: Queryable, orgId: number) {
     await db.query(`INSERT INTO storage_accounts (organization_id) VALUES ($1) ON CONFLICT DO NOTHING`, [orgId]);
     await db.query(`SELECT 1 FROM storage_accounts WHERE organization_id = $1 FOR UPDATE`, [orgId]);
+  },
+};
+
+/** What the tus endpoint knows of an upload: in progress (reserving its bytes) or finished (until it expires). */
+export interface UploadState {
+  organizationId: number;
+  size: number;
+  createdAt: Date;
+  finished: boolean;
+  /** A finished upload's tus metadata (an unfinished one's lives in the tus store). */
+  metadata?: Record<string, string | null>;
+}
+
+export const uploadsRepository = {
+  async state(db: Queryable, id: string): Promise<UploadState | null> {
+    const [row] = await db.query<{
+      organization_id: number;
+      size: string;
+      created_at: Date;
+      finished: boolean;
+      metadata: Record<string, string | null> | null;
+    }>(
+      `SELECT organization_id, size, created_at, false AS finished, NULL::jsonb AS metadata FROM uploads WHERE id = $1
+       UNION ALL
+       SELECT organization_id, size, created_at, true AS finished, metadata FROM finished_uploads WHERE id = $1`,
+      [id],
+    );
+    if (!row) return null;
+    return {
+      organizationId: Number(row.organization_id),
+      size: Number(row.size),
+      createdAt: new Date(row.created_at),
+      finished: row.finished,
+      metadata: row.metadata ?? undefined,
+    };
+  },
+  /** Records the finished upload and the file its bytes belong to; it reserves nothing any more. */
+  async insertFinished(
+    db: Queryable,
+    u: {
+      id: string;
+      orgId: number;
+      caseId: number;
+      fileId: number;
+      size: number;
+      metadata: Record<string, string | null> | undefined;
+      createdAt: Date;
+    },
+  ) {
+    await db.query(
+      `INSERT INTO finished_uploads (id, organization_id, case_id, file_id, size, metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
+      [u.id, u.orgId, u.caseId, u.fileId, u.size, u.metadata ? JSON.stringify(u.metadata) : null, u.createdAt],
+    );
+  },
+  /** Drops a case's unfinished uploads (their reservations go with them); answers their ids. */
+  async deleteOfCase(db: Queryable, caseId: number) {
+    const rows = await db.query<{ id: string }>('DELETE FROM uploads WHERE case_id = $1 RETURNING id', [caseId]);
+    return rows.map((r) => r.id);
+  },
+  /** Finished uploads past their expiry stop answering. */
+  async forgetFinished(db: Queryable, olderThanHours: number) {
+    await db.query(`DELETE FROM finished_uploads WHERE created_at < now() - make_interval(hours => $1)`, [
+      olderThanHours,
+    ]);
   },
 };

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import type { BlobStore } from '../../platform/storage.js';
+import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { filesRepository, storageRepository } from './files.repository.js';
 
 export type LinkPurpose = 'download' | 'viewer' | 'attachment';
@@ -28,7 +29,12 @@ export class FileLinks {
 
 export class FilesService {
   readonly links: FileLinks;
-  constructor(private readonly db: Db, private readonly store: BlobStore, private readonly config: Config) {
+  constructor(
+    private readonly db: Db,
+    private readonly store: BlobStore,
+    private readonly config: Config,
+    private readonly blobs: BlobDeletions,
+  ) {
     this.links = new FileLinks(`files:${config.jwtSecret}`);
   }
 
@@ -37,7 +43,10 @@ export class FilesService {
   }
 
   async assertCase(orgId: number, caseCode: string) {
-    const [row] = await this.db.query('SELECT 1 FROM cases WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL', [orgId, caseCode]);
+    const [row] = await this.db.query(
+      'SELECT 1 FROM cases WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL',
+      [orgId, caseCode],
+    );
     if (!row) fail('NOT_FOUND');
   }
 
@@ -48,7 +57,9 @@ export class FilesService {
     const ttl = this.config.fileLinkTtlSeconds;
     const base = `${this.config.publicUrl}/api/v2/file`;
     const d = this.links.sign('download', file.code, ttl);
-    const url = (await this.store.presignedGet(file.storage_key, file.name, ttl)) ?? `${base}/download/${file.code}?exp=${d.exp}&sig=${d.sig}`;
+    const url =
+      (await this.store.presignedGet(file.storage_key, file.name, ttl)) ??
+      `${base}/download/${file.code}?exp=${d.exp}&sig=${d.sig}`;
     let viewerUrl: string | null = null;
     if (file.viewer_status !== 'none') {
       const v = this.links.sign('viewer', file.code, ttl);
@@ -76,11 +87,13 @@ export class FilesService {
   async delete(orgId: number, fileCode: string) {
     const file = await filesRepository.find(this.db, orgId, fileCode);
     if (!file) fail('NOT_FOUND');
-    const removed = await this.db.transaction((tx) => filesRepository.delete(tx, Number(file.id)));
-    if (removed) {
-      await this.store.delete(removed.storage_key).catch(() => undefined);
-      if (removed.viewer_key) await this.store.delete(removed.viewer_key).catch(() => undefined);
-    }
+    const keys = await this.db.transaction(async (tx) => {
+      const removed = await filesRepository.delete(tx, Number(file.id));
+      const stored = removed ? [removed.storage_key, ...(removed.viewer_key ? [removed.viewer_key] : [])] : [];
+      await this.blobs.list(tx, stored);
+      return stored;
+    });
+    await this.blobs.delete(keys);
   }
 
   async usage(orgId: number) {
@@ -108,8 +121,18 @@ export class FilesService {
       quotaBytes: u.quota ?? this.config.uploads.defaultQuotaBytes,
       recycleBinBytes: Number(bin!.bytes),
       byKind: byKind.map((k) => ({ kind: k.kind as 'model', bytes: Number(k.bytes), count: k.count })),
-      largestCases: largestCases.map((c) => ({ caseCode: c.code, name: c.name, patientName: c.patient_name, size: Number(c.size) })),
-      largestFiles: largestFiles.map((f) => ({ fileCode: f.code, caseCode: f.case_code, name: f.name, size: Number(f.size) })),
+      largestCases: largestCases.map((c) => ({
+        caseCode: c.code,
+        name: c.name,
+        patientName: c.patient_name,
+        size: Number(c.size),
+      })),
+      largestFiles: largestFiles.map((f) => ({
+        fileCode: f.code,
+        caseCode: f.case_code,
+        name: f.name,
+        size: Number(f.size),
+      })),
     };
   }
 }

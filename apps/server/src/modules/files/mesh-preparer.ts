@@ -9,18 +9,26 @@ import { filesRepository } from './files.repository.js';
 /** Models above this size are served as they are: preparing them would hold too much in memory. */
 const MAX_PREPARE_BYTES = 512 * 1024 * 1024;
 
-type Reply = { id: number; ok: true; bytes: Uint8Array } | { id: number; ok: false; invalid: boolean; error: string };
+type Reply =
+  | { id: number; ok: true; bytes: Uint8Array; unit: 'mm' | 'm' | 'in' }
+  /** invalid: the model cannot be shown (no retry helps); unit 'unknown' when its size fits no plausible unit. */
+  | { id: number; ok: false; invalid: boolean; error: string; unit?: 'unknown' };
 
 /**
- * The background job that turns an uploaded model into its compact viewer version
- * (welded, quantised, meshopt-encoded): parsing and encoding run in a worker thread.
+ * The background job that turns an uploaded model into its compact viewer version (in millimetres, welded,
+ * quantised, meshopt-encoded) and records the unit the model was found in: parsing and encoding run in a worker
+ * thread.
  */
 export class MeshPreparer {
   private worker?: Worker;
   private seq = 0;
   private readonly waiting = new Map<number, (r: Reply) => void>();
 
-  constructor(private readonly db: Db, private readonly store: BlobStore, private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly store: BlobStore,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
@@ -39,7 +47,8 @@ export class MeshPreparer {
     });
     worker.on('error', (err) => this.log.error({ err }, 'mesh worker failed'));
     worker.on('exit', () => {
-      for (const done of this.waiting.values()) done({ id: -1, ok: false, invalid: false, error: 'mesh worker exited' });
+      for (const done of this.waiting.values())
+        done({ id: -1, ok: false, invalid: false, error: 'mesh worker exited' });
       this.waiting.clear();
       this.worker = undefined;
     });
@@ -73,14 +82,17 @@ export class MeshPreparer {
     if (!reply.ok) {
       // A model that cannot be parsed will not parse on a retry either.
       if (reply.invalid) {
-        await filesRepository.setViewer(this.db, fileId, 'failed');
+        await filesRepository.setViewer(this.db, fileId, 'failed', { unit: reply.unit });
         return;
       }
       throw new Error(reply.error);
     }
     const key = `viewer/${file.code}.mesh`;
-    const size = await this.store.write(key, Readable.from([Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength)]));
-    await filesRepository.setViewer(this.db, fileId, 'ready', key, size);
+    const size = await this.store.write(
+      key,
+      Readable.from([Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength)]),
+    );
+    await filesRepository.setViewer(this.db, fileId, 'ready', { viewerKey: key, viewerSize: size, unit: reply.unit });
   }
 
   async stop() {

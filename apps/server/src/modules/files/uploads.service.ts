@@ -1,15 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EVENTS, Server, type Upload } from '@tus/server';
-import { FILE_FORMATS, kindOfFormat, type ErrorName, type FileFormat } from '@portal/contracts';
+import { join } from 'node:path';
+import { ERRORS as TUS_ERRORS, Server, TUS_RESUMABLE, type Upload } from '@tus/server';
+import { FILE_FORMATS, hasUnsafeText, kindOfFormat, type ErrorName, type FileFormat } from '@portal/contracts';
 import type { Config } from '../../config.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
+import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { AppError } from '../../platform/errors.js';
 import { t } from '../../platform/i18n.js';
 import type { BlobStore } from '../../platform/storage.js';
-import { readAll } from '../../platform/storage.js';
+import { readAll, type Readable } from '../../platform/storage.js';
 import { newCode } from '../../platform/crypto.js';
-import { filesRepository, storageRepository } from './files.repository.js';
+import { filesRepository, storageRepository, uploadsRepository } from './files.repository.js';
 import { cleanFileName, contentMatches, formatOfName, SNIFF_BYTES } from './content-check.js';
+import { CHECKSUM_ALGORITHMS, UploadStore, withChecksum } from './upload-store.js';
+import { readTusRequest, type TusRefusal } from './tus-protocol.js';
+import { checkFirstBytes } from './first-bytes-check.js';
 
 /** Who is uploading: a signed-in user or an activated scanner, always on behalf of one organization. */
 export interface Uploader {
@@ -21,6 +27,8 @@ export interface Uploader {
 }
 
 export const TUS_PATH = '/api/v2/files/tus';
+/** Unfinished uploads are discarded, and finished ones stop answering, this long after their creation. */
+export const UPLOAD_EXPIRY_HOURS = 24;
 const MODELS_TO_PREPARE = new Set(['stl', 'ply', 'obj']);
 
 /**
@@ -30,19 +38,36 @@ const MODELS_TO_PREPARE = new Set(['stl', 'ply', 'obj']);
  */
 export class UploadsService {
   readonly tus: Server;
-  private readonly callers = new WeakMap<Request, { uploader: Uploader; lang: string }>();
+  private readonly uploadStore: UploadStore;
+  private readonly callers = new WeakMap<Request, { uploader: Uploader; lang: string; created?: string }>();
 
   constructor(
     private readonly db: Db,
     private readonly store: BlobStore,
     private readonly config: Config,
     private readonly identify: (authorization: string | null, info: string | null) => Promise<Uploader>,
-    private readonly onModelStored: (fileId: number) => Promise<void>,
+    /** Models get their viewer version made by a job, queued in the transaction that makes the file. */
+    private readonly models: { queue: (tx: Queryable, fileId: number) => Promise<void>; wakeUp: () => void },
+    private readonly blobs: BlobDeletions,
   ) {
+    // Checksums and expiry around the store; the first bytes of an upload are checked as they reach it.
+    this.uploadStore = new UploadStore(checkFirstBytes(store.uploads, db), {
+      expirationMs: UPLOAD_EXPIRY_HOURS * 3_600_000,
+      stagingDir: join(config.dataDir, 'upload-chunks'),
+      state: (id) => uploadsRepository.state(this.db, id),
+      terminated: async (id) => {
+        await this.db.query('DELETE FROM uploads WHERE id = $1', [id]);
+      },
+      // Told when every byte is stored but the upload was never finished (its process stopped in between).
+      complete: (upload) => this.complete(upload, 'en'),
+    });
     this.tus = new Server({
       path: TUS_PATH,
-      datastore: store.uploads,
-      // The size limit is checked in onUploadCreate, so the refusal carries the catalogue's message.
+      datastore: this.uploadStore,
+      // Sent as Tus-Max-Size; a larger Upload-Length is refused with the catalogue's message (onResponseError).
+      maxSize: config.uploads.maxBytes,
+      allowedHeaders: ['Upload-Checksum'],
+      exposedHeaders: ['Upload-Expires', 'Tus-Checksum-Algorithm'],
       respectForwardedHeaders: config.trustProxy,
       relativeLocation: true,
       // Same-origin only, like the rest of the API.
@@ -52,16 +77,39 @@ export class UploadsService {
       onUploadCreate: (req, upload) => this.create(req, upload),
       onUploadFinish: (req, upload) => this.finish(req, upload),
       onResponseError: async (req, err) => {
-        if (err instanceof AppError) return this.errorBody(err, req.headers.get('lang') ?? 'en');
+        const lang = req.headers.get('lang') ?? 'en';
+        if (err === TUS_ERRORS.ERR_MAX_SIZE_EXCEEDED)
+          return this.errorBody(
+            new AppError('FILE_TOO_LARGE', { mb: Math.round(this.config.uploads.maxBytes / 1024 / 1024) }),
+            lang,
+          );
+        // A creation whose first bytes failed (creation-with-upload: a checksum mismatch, a dropped connection)
+        // leaves nothing: the client never learnt where the upload is.
+        const created = this.callers.get(req)?.created;
+        if (req.method === 'POST' && created) await this.discard(created);
+        if (err instanceof AppError) return this.errorBody(err, lang);
         return undefined;
       },
     });
-    // A client that cancels (tus termination) gives the reserved bytes back.
-    this.tus.on(EVENTS.POST_TERMINATE, (_req, _res, id: string) => void this.db.query('DELETE FROM uploads WHERE id = $1', [id]));
   }
 
   handle(req: IncomingMessage, res: ServerResponse) {
-    return this.tus.handle(req, res);
+    const request = readTusRequest(req);
+    if ('refusal' in request) return this.answerRefusal(req, res, request.refusal);
+    if (req.method === 'OPTIONS') res.setHeader('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','));
+    return withChecksum(request.checksum, () => this.tus.handle(req, res));
+  }
+
+  /** A request refused before tus saw it still gets a tus answer (Tus-Resumable). */
+  private answerRefusal(req: IncomingMessage, res: ServerResponse, refusal: TusRefusal) {
+    if (refusal instanceof AppError) {
+      const { status_code, body } = this.errorBody(refusal, (req.headers.lang as string | undefined) ?? 'en');
+      res.writeHead(status_code, { 'Tus-Resumable': TUS_RESUMABLE, 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(body);
+    } else {
+      res.writeHead(refusal.status, { ...refusal.headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(refusal.body);
+    }
   }
 
   private refuse(name: ErrorName, lang: string, params: Record<string, string | number> = {}): never {
@@ -69,7 +117,10 @@ export class UploadsService {
   }
 
   private errorBody(err: AppError, lang: string) {
-    return { status_code: err.entry.status, body: JSON.stringify({ code: err.entry.code, msg: t(lang, err.entry.key, err.params), data: err.data }) };
+    return {
+      status_code: err.entry.status,
+      body: JSON.stringify({ code: err.entry.code, msg: t(lang, err.entry.key, err.params), data: err.data }),
+    };
   }
 
   private async authorize(req: Request, uploadId: string) {
@@ -83,8 +134,8 @@ export class UploadsService {
     }
     if (req.method !== 'POST') {
       // Resuming, reading the offset or cancelling: only the organization that started it.
-      const [row] = await this.db.query<{ organization_id: number }>('SELECT organization_id FROM uploads WHERE id = $1', [uploadId]);
-      if (!row || Number(row.organization_id) !== uploader.organizationId) this.refuse('NOT_FOUND', lang);
+      const state = await uploadsRepository.state(this.db, uploadId);
+      if (!state || state.organizationId !== uploader.organizationId) this.refuse('NOT_FOUND', lang);
     }
     this.callers.set(req, { uploader, lang });
   }
@@ -100,13 +151,14 @@ export class UploadsService {
     }
     const size = upload.size;
     if (size === undefined || size <= 0) this.refuse('PARAM_INVALID', lang, { field: 'Upload-Length' });
-    if (size > this.config.uploads.maxBytes) this.refuse('FILE_TOO_LARGE', lang, { mb: Math.round(this.config.uploads.maxBytes / 1024 / 1024) });
     const jaw = meta.jaw && ['upper', 'lower', 'bite'].includes(meta.jaw) ? meta.jaw : null;
+    const caseCode = meta.caseCode ?? '';
+    if (caseCode.length > 64 || hasUnsafeText(caseCode)) this.refuse('PARAM_INVALID', lang, { field: 'caseCode' });
 
     await this.db.transaction(async (tx) => {
       const [found] = await tx.query<{ id: number }>(
         'SELECT id FROM cases WHERE code = $1 AND organization_id = $2 AND deleted_at IS NULL',
-        [meta.caseCode ?? '', uploader.organizationId],
+        [caseCode, uploader.organizationId],
       );
       if (!found || (uploader.onlyCase && uploader.onlyCase !== meta.caseCode)) this.refuse('NOT_FOUND', lang);
       await storageRepository.lock(tx, uploader.organizationId);
@@ -114,61 +166,149 @@ export class UploadsService {
         'SELECT (SELECT count(*) FROM files WHERE case_id = $1) + (SELECT count(*) FROM uploads WHERE case_id = $1) AS n',
         [found.id],
       );
-      if (Number(counts!.n) >= this.config.uploads.maxFilesPerCase) this.refuse('TOO_MANY_FILES', lang, { count: this.config.uploads.maxFilesPerCase });
+      if (Number(counts!.n) >= this.config.uploads.maxFilesPerCase)
+        this.refuse('TOO_MANY_FILES', lang, { count: this.config.uploads.maxFilesPerCase });
       const usage = await storageRepository.usage(tx, uploader.organizationId);
       const quota = usage.quota ?? this.config.uploads.defaultQuotaBytes;
       if (usage.used + usage.reserved + size > quota) this.refuse('INSUFFICIENT_STORAGE', lang);
+      // Created when tus made the upload, so the expiry tus announces and the one applied here agree.
       await tx.query(
-        `INSERT INTO uploads (id, organization_id, case_id, user_id, device_id, name, format, jaw, size) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [upload.id, uploader.organizationId, found.id, uploader.userId, uploader.deviceId, name, format, jaw, size],
+        `INSERT INTO uploads (id, organization_id, case_id, user_id, device_id, name, format, jaw, size, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          upload.id,
+          uploader.organizationId,
+          found.id,
+          uploader.userId,
+          uploader.deviceId,
+          name,
+          format,
+          jaw,
+          size,
+          new Date(upload.creation_date!),
+        ],
       );
-      await tx.query(`UPDATE cases SET status = 'toBeProgressed', updated_at = now() WHERE id = $1 AND status = 'registered'`, [found.id]);
+      await tx.query(
+        `UPDATE cases SET status = 'toBeProgressed', updated_at = now() WHERE id = $1 AND status = 'registered'`,
+        [found.id],
+      );
     });
+    this.callers.get(req)!.created = upload.id;
     return { metadata: { ...meta, filename: name } };
   }
 
-  private async finish(req: Request, upload: Upload) {
-    const lang = this.callers.get(req)?.lang ?? 'en';
-    const [pending] = await this.db.query<{ organization_id: number; case_id: number; name: string; format: FileFormat; jaw: string | null; size: string }>(
-      'SELECT organization_id, case_id, name, format, jaw, size FROM uploads WHERE id = $1',
-      [upload.id],
-    );
-    if (!pending) this.refuse('NOT_FOUND', lang);
+  private finish(req: Request, upload: Upload) {
+    return this.complete(upload, this.callers.get(req)?.lang ?? 'en');
+  }
+
+  /**
+   * Turns a whole upload into a file of its case: checks its content, then, in one transaction under the quota's
+   * lock, claims the upload, makes the file (or finds the same bytes already in the case) and queues its viewer
+   * version. Run again on an upload already finished, it answers the same success.
+   */
+  private async complete(upload: Upload, lang: string) {
+    const [pending] = await this.db.query<{
+      organization_id: number;
+      case_id: number;
+      name: string;
+      format: FileFormat;
+      jaw: string | null;
+      size: string;
+      created_at: Date;
+    }>('SELECT organization_id, case_id, name, format, jaw, size, created_at FROM uploads WHERE id = $1', [upload.id]);
+    if (!pending) {
+      // The final PATCH again, from a client that lost its answer: the same success.
+      if ((await uploadsRepository.state(this.db, upload.id))?.finished) return {};
+      this.refuse('NOT_FOUND', lang);
+    }
     const key = this.store.uploadKey(upload.id);
     const size = (await this.store.size(key)) ?? -1;
-    const head = await readAll(await this.store.read(key, { start: 0, end: Math.min(SNIFF_BYTES, Math.max(size, 1)) - 1 }), SNIFF_BYTES);
+    const head = await readAll(
+      await this.store.read(key, { start: 0, end: Math.min(SNIFF_BYTES, Math.max(size, 1)) - 1 }),
+      SNIFF_BYTES,
+    );
     if (size !== Number(pending.size) || !(await contentMatches(pending.format, new Uint8Array(head), size))) {
       await this.discard(upload.id);
       this.refuse('FILE_CONTENT_MISMATCH', lang, { format: pending.format.toUpperCase() });
     }
+    const sha256 = this.uploadStore.contentDigest(upload.id, size) ?? (await sha256Of(await this.store.read(key)));
     const prepare = MODELS_TO_PREPARE.has(pending.format);
-    const fileId = await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM uploads WHERE id = $1', [upload.id]);
-      const id = await filesRepository.insert(tx, {
-        code: newCode('f'), orgId: Number(pending.organization_id), caseId: Number(pending.case_id), name: pending.name, format: pending.format,
-        kind: kindOfFormat(pending.format), jaw: pending.jaw, size, storageKey: key, viewerStatus: prepare ? 'pending' : 'none',
+    const orgId = Number(pending.organization_id);
+    const caseId = Number(pending.case_id);
+    const outcome = await this.db.transaction(async (tx) => {
+      // One finish at a time per organization (the quota's lock, taken first as creation does), so two uploads of
+      // the same bytes cannot both become files; the upload row is claimed once.
+      await storageRepository.lock(tx, orgId);
+      const claimed = await tx.query('DELETE FROM uploads WHERE id = $1 RETURNING id', [upload.id]);
+      if (!claimed.length) return null;
+      const same = await filesRepository.findSameContent(tx, caseId, size, sha256);
+      const fileId =
+        same ??
+        (await filesRepository.insert(tx, {
+          code: newCode('f'),
+          orgId,
+          caseId,
+          name: pending.name,
+          format: pending.format,
+          kind: kindOfFormat(pending.format),
+          jaw: pending.jaw,
+          size,
+          storageKey: key,
+          viewerStatus: prepare ? 'pending' : 'none',
+          sha256,
+        }));
+      await uploadsRepository.insertFinished(tx, {
+        id: upload.id,
+        orgId,
+        caseId,
+        fileId,
+        size,
+        metadata: upload.metadata,
+        createdAt: new Date(pending.created_at),
       });
       await tx.query(
         `UPDATE cases SET status = 'uploaded', updated_at = now() WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
             AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
-        [pending.case_id],
+        [caseId],
       );
-      return id;
+      // The case already holds these bytes: the upload answers as that file, its own copy goes.
+      if (same !== undefined) await this.blobs.list(tx, [key]);
+      else if (prepare) await this.models.queue(tx, fileId);
+      return { duplicate: same !== undefined };
     });
-    if (prepare) await this.onModelStored(fileId);
+    if (outcome?.duplicate) await this.blobs.delete([key]);
+    else if (outcome && prepare) this.models.wakeUp();
     return {};
   }
 
   /** Drops an upload and its reservation: refused content, cancelled, or abandoned. */
   async discard(uploadId: string) {
-    await this.db.query('DELETE FROM uploads WHERE id = $1', [uploadId]);
-    await this.store.delete(this.store.uploadKey(uploadId)).catch(() => undefined);
+    const key = this.store.uploadKey(uploadId);
+    await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM uploads WHERE id = $1', [uploadId]);
+      await this.blobs.list(tx, [key]);
+    });
+    await this.uploadStore.discard(uploadId);
+    await this.blobs.delete([key]);
   }
 
-  /** Uploads left unfinished for a day give their reserved bytes back. */
-  async discardAbandoned(olderThanHours = 24) {
-    const rows = await this.db.query<{ id: string }>(`SELECT id FROM uploads WHERE created_at < now() - make_interval(hours => $1)`, [olderThanHours]);
+  /**
+   * Uploads past their expiry: unfinished ones give their reserved bytes back, finished ones stop answering;
+   * chunks staged by a process that stopped mid-request go too.
+   */
+  async discardAbandoned() {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM uploads WHERE created_at < now() - make_interval(hours => $1)`,
+      [UPLOAD_EXPIRY_HOURS],
+    );
     for (const r of rows) await this.discard(r.id);
+    await uploadsRepository.forgetFinished(this.db, UPLOAD_EXPIRY_HOURS);
+    await this.uploadStore.sweepStaging(UPLOAD_EXPIRY_HOURS * 3_600_000);
     return rows.length;
   }
+}
+
+async function sha256Of(stream: Readable) {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash.digest();
 }

@@ -2,8 +2,16 @@ import type { MenuItem } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 interface MenuRow {
-  code: string; parent_code: string | null; name: string; path: string | null; icon: string | null; show_flag: boolean;
-  show_always: boolean; component: string | null; type: 1 | 2; api_permissions: string[];
+  code: string;
+  parent_code: string | null;
+  name: string;
+  path: string | null;
+  icon: string | null;
+  show_flag: boolean;
+  show_always: boolean;
+  component: string | null;
+  type: 1 | 2;
+  api_permissions: string[];
 }
 
 export const menusRepository = {
@@ -17,8 +25,16 @@ export const menusRepository = {
     const items = new Map<string, MenuItem>();
     for (const r of rows) {
       items.set(r.code, {
-        code: r.code, name: r.name, path: r.path, icon: r.icon, showFlag: r.show_flag, showAlways: r.show_always,
-        component: r.component, type: r.type, apiPermissions: r.api_permissions, children: [],
+        code: r.code,
+        name: r.name,
+        path: r.path,
+        icon: r.icon,
+        showFlag: r.show_flag,
+        showAlways: r.show_always,
+        component: r.component,
+        type: r.type,
+        apiPermissions: r.api_permissions,
+        children: [],
       });
     }
     const roots: MenuItem[] = [];

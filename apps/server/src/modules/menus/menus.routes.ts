@@ -6,13 +6,21 @@ import { menusRepository } from './menus.repository.js';
 export function menusModule(p: Platform): Module {
   return {
     privateRoutes(app) {
-      app.post('/permission/listUserMenu', {
-        schema: { tags: ['menus'], summary: "The signed-in user's menu tree and button permission list", response: { 200: envelope(UserMenuResult) } },
-        config: { allowForcedPasswordChange: true },
-      }, async (request) => {
-        const menus = await menusRepository.treeForRole(p.db, request.auth.roleId);
-        return ok(request, { menus, permissions: collectPermissions(menus) });
-      });
+      app.post(
+        '/permission/listUserMenu',
+        {
+          schema: {
+            tags: ['menus'],
+            summary: "The signed-in user's menu tree and button permission list",
+            response: { 200: envelope(UserMenuResult) },
+          },
+          config: { allowForcedPasswordChange: true },
+        },
+        async (request) => {
+          const menus = await menusRepository.treeForRole(p.db, request.auth.roleId);
+          return ok(request, { menus, permissions: collectPermissions(menus) });
+        },
+      );
     },
   };
 }

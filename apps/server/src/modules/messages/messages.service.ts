@@ -10,27 +10,54 @@ import type { OrdersService } from '../orders/orders.service.js';
 const EXCERPT_CHARS = 120;
 
 interface NotificationRow {
-  id: number; msg_type: number; event: string; params: Record<string, string> | string; read_at: Date | null; created_at: Date;
-  code: string; case_name: string; clinic_name: string; lab_name: string; tracking_number: string | null;
+  id: number;
+  msg_type: number;
+  event: string;
+  params: Record<string, string> | string;
+  read_at: Date | null;
+  created_at: Date;
+  code: string;
+  case_name: string;
+  clinic_name: string;
+  lab_name: string;
+  tracking_number: string | null;
 }
 
 /** The thread of each order, and each user's notifications about orders. */
 export class MessagesService {
-  constructor(private readonly db: Db, private readonly orders: OrdersService, private readonly notifier: OrderNotifier) {}
+  constructor(
+    private readonly db: Db,
+    private readonly orders: OrdersService,
+    private readonly notifier: OrderNotifier,
+  ) {}
 
   /** Newest first; reading the thread marks its message notifications read for the reader. */
   async listByOrder(auth: AuthContext, q: { orderCode: string; pageNum: number; pageSize: number }) {
     const { order } = await this.orders.findForCaller(auth, q.orderCode);
     const [rows, [counted]] = await Promise.all([
-      this.db.query<{ id: number; content: string; sender: string | null; org: string; sender_organization_id: number; created_at: Date }>(
+      this.db.query<{
+        id: number;
+        content: string;
+        sender: string | null;
+        org: string;
+        sender_organization_id: number;
+        created_at: Date;
+      }>(
         `SELECT m.id, m.content, u.display_name AS sender, og.name AS org, m.sender_organization_id, m.created_at FROM order_messages m
            LEFT JOIN users u ON u.id = m.sender_user_id JOIN organizations og ON og.id = m.sender_organization_id
           WHERE m.order_id = $1 ORDER BY m.id DESC LIMIT $2 OFFSET $3`,
         [order.id, q.pageSize, (q.pageNum - 1) * q.pageSize],
       ),
-      this.db.query<{ total: number }>('SELECT count(*)::int AS total FROM order_messages WHERE order_id = $1', [order.id]),
+      this.db.query<{ total: number }>('SELECT count(*)::int AS total FROM order_messages WHERE order_id = $1', [
+        order.id,
+      ]),
     ]);
-    const attachments = rows.length ? await this.orders.attachments.listByMessages(this.db, rows.map((r) => Number(r.id))) : [];
+    const attachments = rows.length
+      ? await this.orders.attachments.listByMessages(
+          this.db,
+          rows.map((r) => Number(r.id)),
+        )
+      : [];
     await this.db.query(
       'UPDATE notifications SET read_at = now() WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL',
       [auth.userId, order.id, MSG_TYPES.orderMessage],
@@ -38,9 +65,15 @@ export class MessagesService {
     return {
       total: counted!.total,
       list: rows.map((m) => ({
-        id: Number(m.id), content: m.content, senderName: m.sender ?? '', senderOrganization: m.org, mine: Number(m.sender_organization_id) === auth.organizationId,
+        id: Number(m.id),
+        content: m.content,
+        senderName: m.sender ?? '',
+        senderOrganization: m.org,
+        mine: Number(m.sender_organization_id) === auth.organizationId,
         createdAt: new Date(m.created_at).toISOString(),
-        attachments: attachments.filter((a) => Number(a.message_id) === Number(m.id)).map((a) => toAttachment(a, auth.organizationId)),
+        attachments: attachments
+          .filter((a) => Number(a.message_id) === Number(m.id))
+          .map((a) => toAttachment(a, auth.organizationId)),
       })),
     };
   }
@@ -55,21 +88,46 @@ export class MessagesService {
         [order.id, auth.userId, auth.organizationId, content],
       );
       const messageId = Number(m!.id);
-      await this.orders.attachments.bindToMessage(tx, Number(order.id), auth.organizationId, messageId, body.attachmentCodes);
-      const excerpt = content.length > EXCERPT_CHARS ? `${content.slice(0, EXCERPT_CHARS)}…` : content || `📎 ${body.attachmentCodes.length}`;
-      await this.notifier.record(tx, [Number(order.id)], 'message', auth.organizationId, { sender: auth.user.display_name, organization: auth.user.org_name, excerpt });
+      await this.orders.attachments.bindToMessage(
+        tx,
+        Number(order.id),
+        auth.organizationId,
+        messageId,
+        body.attachmentCodes,
+      );
+      const excerpt =
+        content.length > EXCERPT_CHARS
+          ? `${content.slice(0, EXCERPT_CHARS)}…`
+          : content || `📎 ${body.attachmentCodes.length}`;
+      await this.notifier.record(tx, [Number(order.id)], 'message', auth.organizationId, {
+        sender: auth.user.display_name,
+        organization: auth.user.org_name,
+        excerpt,
+      });
       return messageId;
     });
     const attachments = await this.orders.attachments.listByMessages(this.db, [id]);
     return {
-      id, content, senderName: auth.user.display_name, senderOrganization: auth.user.org_name, mine: true, createdAt: new Date().toISOString(),
+      id,
+      content,
+      senderName: auth.user.display_name,
+      senderOrganization: auth.user.org_name,
+      mine: true,
+      createdAt: new Date().toISOString(),
       attachments: attachments.map((a) => toAttachment(a, auth.organizationId)),
     };
   }
 
   private toSysMsg(r: NotificationRow, lang: string): SysMsg {
     const params = typeof r.params === 'string' ? (JSON.parse(r.params) as Record<string, string>) : r.params;
-    return { id: Number(r.id), msgType: r.msg_type, code: r.code, ...renderNotice(lang, r.event, r, params), read: r.read_at !== null, createdAt: new Date(r.created_at).toISOString() };
+    return {
+      id: Number(r.id),
+      msgType: r.msg_type,
+      code: r.code,
+      ...renderNotice(lang, r.event, r, params),
+      read: r.read_at !== null,
+      createdAt: new Date(r.created_at).toISOString(),
+    };
   }
 
   private async counts(userId: number) {
@@ -77,7 +135,10 @@ export class MessagesService {
       'SELECT msg_type, count(*)::int AS count FROM notifications WHERE user_id = $1 AND read_at IS NULL GROUP BY msg_type ORDER BY msg_type',
       [userId],
     );
-    return [MSG_TYPES.orderMessage, MSG_TYPES.workOrder].map((msgType) => ({ msgType, count: rows.find((r) => r.msg_type === msgType)?.count ?? 0 }));
+    return [MSG_TYPES.orderMessage, MSG_TYPES.workOrder].map((msgType) => ({
+      msgType,
+      count: rows.find((r) => r.msg_type === msgType)?.count ?? 0,
+    }));
   }
 
   private query(where: string) {
@@ -91,8 +152,15 @@ export class MessagesService {
     const filter = 'AND ($2::smallint IS NULL OR n.msg_type = $2) AND (NOT $3 OR n.read_at IS NULL)';
     const params = [auth.userId, q.msgType ?? null, q.unreadOnly];
     const [rows, [counted], counts] = await Promise.all([
-      this.db.query<NotificationRow>(`${this.query(filter)} ORDER BY n.id DESC LIMIT $4 OFFSET $5`, [...params, q.pageSize, (q.pageNum - 1) * q.pageSize]),
-      this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM notifications n WHERE n.user_id = $1 ${filter}`, params),
+      this.db.query<NotificationRow>(`${this.query(filter)} ORDER BY n.id DESC LIMIT $4 OFFSET $5`, [
+        ...params,
+        q.pageSize,
+        (q.pageNum - 1) * q.pageSize,
+      ]),
+      this.db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM notifications n WHERE n.user_id = $1 ${filter}`,
+        params,
+      ),
       this.counts(auth.userId),
     ]);
     return { total: counted!.total, list: rows.map((r) => this.toSysMsg(r, auth.user.language)), counts };
@@ -102,9 +170,15 @@ export class MessagesService {
   async unread(auth: AuthContext) {
     const [counts, [latest]] = await Promise.all([
       this.counts(auth.userId),
-      this.db.query<NotificationRow>(`${this.query('AND n.read_at IS NULL')} ORDER BY n.id DESC LIMIT 1`, [auth.userId]),
+      this.db.query<NotificationRow>(`${this.query('AND n.read_at IS NULL')} ORDER BY n.id DESC LIMIT 1`, [
+        auth.userId,
+      ]),
     ]);
-    return { total: counts.reduce((sum, c) => sum + c.count, 0), counts, latest: latest ? this.toSysMsg(latest, auth.user.language) : null };
+    return {
+      total: counts.reduce((sum, c) => sum + c.count, 0),
+      counts,
+      latest: latest ? this.toSysMsg(latest, auth.user.language) : null,
+    };
   }
 
   async read(auth: AuthContext, body: { ids?: number[]; msgType?: number; orderCode?: string }) {

@@ -8,8 +8,19 @@ type Summary = z.infer<typeof OrderSummary>;
 export const ORDER_EXPORT_MAX_ROWS = 50_000;
 
 const COLUMNS = [
-  'orderCode', 'status', 'orderType', 'caseName', 'patientName', 'clinic', 'lab', 'workTypes', 'requestedDeliveryDate', 'shipDate', 'trackingNumber',
-  'estimatedDeliveryDate', 'createdAt',
+  'orderCode',
+  'status',
+  'orderType',
+  'caseName',
+  'patientName',
+  'clinic',
+  'lab',
+  'workTypes',
+  'requestedDeliveryDate',
+  'shipDate',
+  'trackingNumber',
+  'estimatedDeliveryDate',
+  'createdAt',
 ] as const;
 
 function cells(o: Summary, lang: string): string[] {
@@ -18,9 +29,19 @@ function cells(o: Summary, lang: string): string[] {
     return text === key.split(':').pop() ? fallback : text;
   };
   return [
-    o.orderCode, label(`export:status.${o.status}`, o.status), label(`export:orderType.${o.orderType}`, o.orderType), o.caseName, o.patientName ?? '',
-    o.clinic.name, o.lab.name, o.workTypes.map((w) => t(lang, `treatment.${w}`)).join(', '), o.requestedDeliveryDate ?? '', o.shipDate ?? '',
-    o.trackingNumber ?? '', o.estimatedDeliveryDate ?? '', o.createdAt.slice(0, 10),
+    o.orderCode,
+    label(`export:status.${o.status}`, o.status),
+    label(`export:orderType.${o.orderType}`, o.orderType),
+    o.caseName,
+    o.patientName ?? '',
+    o.clinic.name,
+    o.lab.name,
+    o.workTypes.map((w) => t(lang, `treatment.${w}`)).join(', '),
+    o.requestedDeliveryDate ?? '',
+    o.shipDate ?? '',
+    o.trackingNumber ?? '',
+    o.estimatedDeliveryDate ?? '',
+    o.createdAt.slice(0, 10),
   ];
 }
 
@@ -44,7 +65,9 @@ export async function ordersXlsx(orders: Summary[], lang: string): Promise<Buffe
   const sheet = wb.addWorksheet(t(lang, 'export:sheet'));
   sheet.addRow(header(lang)).font = { bold: true };
   for (const o of orders) sheet.addRow(cells(o, lang));
-  sheet.columns.forEach((col) => { col.width = 18; });
+  sheet.columns.forEach((col) => {
+    col.width = 18;
+  });
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

@@ -4,14 +4,40 @@ import type { Queryable } from '../../platform/db.js';
 export type Side = 'clinic' | 'lab';
 
 export interface OrderRow {
-  id: number; code: string; clinic_organization_id: number; lab_organization_id: number; case_id: number; order_type: string; work_types: string[];
-  teeth: unknown; status: OrderStatus; processing: boolean; requested_delivery_date: string | null; ship_date: string | null; tracking_number: string | null;
-  estimated_delivery_date: string | null; memo: string | null; share_patient_name: boolean; created_at: Date; updated_at: Date;
-  case_code: string; case_name: string; patient_name: string; clinic_code: string; clinic_name: string; lab_code: string; lab_name: string;
+  id: number;
+  code: string;
+  clinic_organization_id: number;
+  lab_organization_id: number;
+  case_id: number;
+  order_type: string;
+  work_types: string[];
+  teeth: unknown;
+  status: OrderStatus;
+  processing: boolean;
+  requested_delivery_date: string | null;
+  ship_date: string | null;
+  tracking_number: string | null;
+  estimated_delivery_date: string | null;
+  memo: string | null;
+  share_patient_name: boolean;
+  created_at: Date;
+  updated_at: Date;
+  case_code: string;
+  case_name: string;
+  patient_name: string;
+  clinic_code: string;
+  clinic_name: string;
+  lab_code: string;
+  lab_name: string;
 }
 
 export interface OrderFilter {
-  status?: string; orderType?: string; partnerCode?: string; dateFrom?: string; dateTo?: string; sortOrder: 'asc' | 'desc';
+  status?: string;
+  orderType?: string;
+  partnerCode?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  sortOrder: 'asc' | 'desc';
 }
 
 const SELECT = `SELECT o.*, to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
@@ -79,26 +105,66 @@ export const ordersRepository = {
   async findByIds(db: Queryable, ids: number[]) {
     return db.query<OrderRow>(`${SELECT} WHERE o.id = ANY ($1::bigint[]) ORDER BY o.id`, [ids]);
   },
+  /** A partnership's pending orders, locked for a change of status. */
+  async lockPendingOfPartnership(db: Queryable, partnershipId: number) {
+    return db.query<{ id: number; case_id: number }>(
+      `SELECT id, case_id
+         FROM orders
+        WHERE partnership_id = $1 AND status = 'pending'
+        ORDER BY id
+          FOR UPDATE`,
+      [partnershipId],
+    );
+  },
+  async setStatus(db: Queryable, orderId: number, to: string) {
+    await db.query(`UPDATE orders SET status = $2, updated_at = now() WHERE id = $1`, [orderId, to]);
+  },
   async events(db: Queryable, orderId: number) {
-    return db.query<{ action: string; from_status: string | null; to_status: string; reason: string | null; actor: string | null; org: string | null; created_at: Date }>(
+    return db.query<{
+      action: string;
+      from_status: string | null;
+      to_status: string;
+      reason: string | null;
+      actor: string | null;
+      org: string | null;
+      created_at: Date;
+    }>(
       `SELECT e.action, e.from_status, e.to_status, e.reason, u.display_name AS actor, og.name AS org, e.created_at FROM order_events e
          LEFT JOIN users u ON u.id = e.actor_user_id LEFT JOIN organizations og ON og.id = e.actor_organization_id WHERE e.order_id = $1 ORDER BY e.id`,
       [orderId],
     );
   },
-  event(db: Queryable, e: { orderId: number; action: string; from: string | null; to: string; reason: string | null; userId: number; orgId: number }) {
+  event(
+    db: Queryable,
+    e: {
+      orderId: number;
+      action: string;
+      from: string | null;
+      to: string;
+      reason: string | null;
+      userId: number;
+      orgId: number;
+    },
+  ) {
     return db.query(
       `INSERT INTO order_events (order_id, action, from_status, to_status, reason, actor_user_id, actor_organization_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [e.orderId, e.action, e.from, e.to, e.reason, e.userId, e.orgId],
     );
   },
   async requiredFields(db: Queryable, labOrgId: number) {
-    return db.query<{ work_type: string; fields: string[] }>('SELECT work_type, fields FROM lab_required_fields WHERE lab_organization_id = $1 ORDER BY work_type', [labOrgId]);
+    return db.query<{ work_type: string; fields: string[] }>(
+      'SELECT work_type, fields FROM lab_required_fields WHERE lab_organization_id = $1 ORDER BY work_type',
+      [labOrgId],
+    );
   },
   async saveRequiredFields(db: Queryable, labOrgId: number, rules: { workType: string; fields: string[] }[]) {
     await db.query('DELETE FROM lab_required_fields WHERE lab_organization_id = $1', [labOrgId]);
     for (const r of rules) {
-      await db.query('INSERT INTO lab_required_fields (lab_organization_id, work_type, fields) VALUES ($1, $2, $3)', [labOrgId, r.workType, [...new Set(r.fields)]]);
+      await db.query('INSERT INTO lab_required_fields (lab_organization_id, work_type, fields) VALUES ($1, $2, $3)', [
+        labOrgId,
+        r.workType,
+        [...new Set(r.fields)],
+      ]);
     }
   },
   /**

@@ -1,14 +1,24 @@
 import {
-  canOrder, CASE_STATUS_BY_ORDER, missingPrescriptionFields, MSG_TYPES, OrgType, ORDER_TRANSITIONS, PartnerStatus,
-  type CreateOrderBody, type OrderAction, type PrescriptionField, type RequiredFieldRule,
+  canOrder,
+  CASE_STATUS_BY_ORDER,
+  missingPrescriptionFields,
+  MSG_TYPES,
+  OrgType,
+  ORDER_TRANSITIONS,
+  PartnerStatus,
+  type CreateOrderBody,
+  type OrderAction,
+  type PrescriptionField,
+  type RequiredFieldRule,
 } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, fail } from '../../platform/errors.js';
-import { newCode } from '../../platform/crypto.js';
+import { newCode, newId } from '../../platform/crypto.js';
 import { t } from '../../platform/i18n.js';
 import { filesRepository } from '../files/files.repository.js';
 import { toCaseFile } from '../cases/cases.service.js';
+import { casesRepository } from '../cases/cases.repository.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
@@ -23,17 +33,32 @@ export function sideOf(auth: AuthContext): Side {
 /** An order as one side sees it: the laboratory never receives the patient's name unless the clinic shares it. */
 export function toSummary(r: OrderRow, side: Side) {
   return {
-    orderCode: r.code, orderType: r.order_type, status: r.status, processing: r.processing, caseCode: r.case_code, caseName: r.case_name,
+    orderCode: r.code,
+    orderType: r.order_type,
+    status: r.status,
+    processing: r.processing,
+    caseCode: r.case_code,
+    caseName: r.case_name,
     patientName: side === 'clinic' || r.share_patient_name ? r.patient_name : null,
-    clinic: { code: r.clinic_code, name: r.clinic_name }, lab: { code: r.lab_code, name: r.lab_name },
-    workTypes: r.work_types as never, requestedDeliveryDate: r.requested_delivery_date, shipDate: r.ship_date, trackingNumber: r.tracking_number,
-    estimatedDeliveryDate: r.estimated_delivery_date, createdAt: new Date(r.created_at).toISOString(), updatedAt: new Date(r.updated_at).toISOString(),
+    clinic: { code: r.clinic_code, name: r.clinic_name },
+    lab: { code: r.lab_code, name: r.lab_name },
+    workTypes: r.work_types as never,
+    requestedDeliveryDate: r.requested_delivery_date,
+    shipDate: r.ship_date,
+    trackingNumber: r.tracking_number,
+    estimatedDeliveryDate: r.estimated_delivery_date,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
   };
 }
 
 /** Orders from clinics to laboratories: one state machine for both sides, every change an event. */
 export class OrdersService {
-  constructor(private readonly db: Db, private readonly notifier: OrderNotifier, readonly attachments: OrderAttachments) {}
+  constructor(
+    private readonly db: Db,
+    private readonly notifier: OrderNotifier,
+    readonly attachments: OrderAttachments,
+  ) {}
 
   /** An order the caller's organization is a party to, or 404. */
   async findForCaller(auth: AuthContext, orderCode: string) {
@@ -47,46 +72,90 @@ export class OrdersService {
   async create(auth: AuthContext, body: CreateOrderBody) {
     if (sideOf(auth) !== 'clinic') fail('NO_PERMISSION');
     const lang = auth.user.language;
+    const batch = newId();
     const ids = await this.db.transaction(async (tx) => {
-      const [p] = await tx.query<{ id: number; lab_organization_id: number | null; status: number; lab_name: string | null }>(
+      const [p] = await tx.query<{
+        id: number;
+        lab_organization_id: number | null;
+        status: number;
+        lab_name: string | null;
+      }>(
         `SELECT p.id, p.lab_organization_id, p.status, o.name AS lab_name FROM partnerships p LEFT JOIN organizations o ON o.id = p.lab_organization_id
           WHERE p.code = $1 AND p.clinic_organization_id = $2 FOR SHARE OF p`,
         [body.partnerCode, auth.organizationId],
       );
       if (!p) fail('NOT_FOUND');
       if (p.status !== PartnerStatus.Accepted || !p.lab_organization_id) fail('PARTNER_NOT_ACCEPTED');
-      const rules = (await ordersRepository.requiredFields(tx, p.lab_organization_id)).map((r) => ({ workType: r.work_type, fields: r.fields })) as RequiredFieldRule[];
+      const rules = (await ordersRepository.requiredFields(tx, p.lab_organization_id)).map((r) => ({
+        workType: r.work_type,
+        fields: r.fields,
+      })) as RequiredFieldRule[];
       const [missing] = missingPrescriptionFields(rules, body);
       if (missing) {
-        throw new AppError('ORDER_FIELDS_REQUIRED', {
-          lab: p.lab_name ?? '', workType: t(lang, `treatment.${missing.workType}`),
-          fields: missing.fields.map((f) => t(lang, `prescriptionField.${f}`)).join(', '),
-        }, { missing: missingPrescriptionFields(rules, body) });
+        throw new AppError(
+          'ORDER_FIELDS_REQUIRED',
+          {
+            lab: p.lab_name ?? '',
+            workType: t(lang, `treatment.${missing.workType}`),
+            fields: missing.fields.map((f) => t(lang, `prescriptionField.${f}`)).join(', '),
+          },
+          { missing: missingPrescriptionFields(rules, body) },
+        );
       }
       const cases = await tx.query<{ id: number; code: string }>(
         'SELECT id, code FROM cases WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL ORDER BY id',
         [auth.organizationId, [...new Set(body.caseCodes)]],
       );
       if (cases.length !== new Set(body.caseCodes).size) fail('NOT_FOUND');
-      const [limited] = await ordersRepository.deviceLimited(tx, cases.map((c) => Number(c.id)), p.lab_organization_id);
-      if (limited) fail(limited.limit_type === 1 ? 'DEVICE_LIMIT_DESIGNATED' : 'DEVICE_LIMIT_CERTIFIED', { caseName: limited.name });
+      const [limited] = await ordersRepository.deviceLimited(
+        tx,
+        cases.map((c) => Number(c.id)),
+        p.lab_organization_id,
+      );
+      if (limited)
+        fail(limited.limit_type === 1 ? 'DEVICE_LIMIT_DESIGNATED' : 'DEVICE_LIMIT_CERTIFIED', {
+          caseName: limited.name,
+        });
       const made: number[] = [];
       for (const c of cases) {
         const [o] = await tx.query<{ id: number }>(
           `INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, requested_delivery_date, memo, share_patient_name, created_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-          [newCode('o'), auth.organizationId, p.lab_organization_id, p.id, c.id, body.orderType, body.workTypes, JSON.stringify(body.teeth),
-            body.requestedDeliveryDate ?? null, body.memo ?? null, body.sharePatientName, auth.userId],
+          [
+            newCode('o'),
+            auth.organizationId,
+            p.lab_organization_id,
+            p.id,
+            c.id,
+            body.orderType,
+            body.workTypes,
+            JSON.stringify(body.teeth),
+            body.requestedDeliveryDate ?? null,
+            body.memo ?? null,
+            body.sharePatientName,
+            auth.userId,
+          ],
         );
         const orderId = Number(o!.id);
-        await ordersRepository.event(tx, { orderId, action: 'create', from: null, to: 'pending', reason: null, userId: auth.userId, orgId: auth.organizationId });
-        await tx.query(`UPDATE cases SET status = $2, updated_at = now() WHERE id = $1`, [c.id, CASE_STATUS_BY_ORDER.pending]);
+        await ordersRepository.event(tx, {
+          orderId,
+          action: 'create',
+          from: null,
+          to: 'pending',
+          reason: null,
+          userId: auth.userId,
+          orgId: auth.organizationId,
+        });
+        await tx.query(`UPDATE cases SET status = $2, updated_at = now() WHERE id = $1`, [
+          c.id,
+          CASE_STATUS_BY_ORDER.pending,
+        ]);
         made.push(orderId);
       }
-      await this.notifier.record(tx, made, 'create', auth.organizationId);
+      await this.notifier.record(tx, made, 'create', auth.organizationId, {}, batch);
       return made;
     });
-    void this.notifier.mail(ids, 'create', auth.organizationId);
+    void this.notifier.mailBatch(batch);
     const rows = await ordersRepository.findByIds(this.db, ids);
     return { list: await Promise.all(rows.map((r) => this.detailOf(auth, r, 'clinic'))) };
   }
@@ -95,20 +164,41 @@ export class OrdersService {
    * One action on each of several orders, each in its own transaction with a row lock, so concurrent
    * conflicting actions leave exactly one winner; every order answers for itself.
    */
-  async act(auth: AuthContext, body: { orderCodes: string[]; action: OrderAction; reason?: string; trackingNumber?: string; shipDate?: string; estimatedDeliveryDate?: string }) {
+  async act(
+    auth: AuthContext,
+    body: {
+      orderCodes: string[];
+      action: OrderAction;
+      reason?: string;
+      trackingNumber?: string;
+      shipDate?: string;
+      estimatedDeliveryDate?: string;
+    },
+  ) {
     const side = sideOf(auth);
-    if (body.action === 'reject' && !body.reason?.trim()) fail('PARAM_INVALID', { field: 'reason' }, { field: 'reason' });
-    if (body.action === 'ship' && !body.trackingNumber?.trim()) fail('PARAM_INVALID', { field: 'trackingNumber' }, { field: 'trackingNumber' });
+    if (body.action === 'reject' && !body.reason?.trim())
+      fail('PARAM_INVALID', { field: 'reason' }, { field: 'reason' });
+    if (body.action === 'ship' && !body.trackingNumber?.trim())
+      fail('PARAM_INVALID', { field: 'trackingNumber' }, { field: 'trackingNumber' });
     const shipping = body.action === 'ship';
     const results = [];
-    const changed: number[] = [];
+    // Each order's notifications are written in its own transaction; their mails go out together after the batch.
+    const batch = newId();
+    const params: Record<string, string> = body.reason?.trim() ? { reason: body.reason.trim() } : {};
     for (const code of [...new Set(body.orderCodes)]) {
       try {
-        const id = await this.db.transaction(async (tx) => {
-          const [o] = await tx.query<OrderRow>(`SELECT * FROM orders o WHERE o.code = $1 AND ${side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id'} = $2 FOR UPDATE`, [code, auth.organizationId]);
+        await this.db.transaction(async (tx) => {
+          const [o] = await tx.query<OrderRow>(
+            `SELECT * FROM orders o WHERE o.code = $1 AND ${side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id'} = $2 FOR UPDATE`,
+            [code, auth.organizationId],
+          );
           if (!o) fail('NOT_FOUND');
           if (!canOrder(body.action, o.status, side, o.processing)) {
-            throw new AppError('ORDER_TRANSITION', { action: body.action, status: o.status }, { status: o.status, action: body.action });
+            throw new AppError(
+              'ORDER_TRANSITION',
+              { action: body.action, status: o.status },
+              { status: o.status, action: body.action },
+            );
           }
           const to = ORDER_TRANSITIONS[body.action].to;
           await tx.query(
@@ -116,31 +206,90 @@ export class OrdersService {
                     tracking_number = COALESCE($4, tracking_number), ship_date = COALESCE($5::date, ship_date),
                     estimated_delivery_date = COALESCE($6::date, estimated_delivery_date)
               WHERE id = $1`,
-            [o.id, to, body.action === 'startProcessing', shipping ? body.trackingNumber!.trim() : null,
-              shipping ? (body.shipDate ?? new Date().toISOString().slice(0, 10)) : null, shipping ? (body.estimatedDeliveryDate ?? null) : null],
+            [
+              o.id,
+              to,
+              body.action === 'startProcessing',
+              shipping ? body.trackingNumber!.trim() : null,
+              shipping ? (body.shipDate ?? new Date().toISOString().slice(0, 10)) : null,
+              shipping ? (body.estimatedDeliveryDate ?? null) : null,
+            ],
           );
-          await ordersRepository.event(tx, { orderId: Number(o.id), action: body.action, from: o.status, to, reason: body.reason?.trim() || null, userId: auth.userId, orgId: auth.organizationId });
+          await ordersRepository.event(tx, {
+            orderId: Number(o.id),
+            action: body.action,
+            from: o.status,
+            to,
+            reason: body.reason?.trim() || null,
+            userId: auth.userId,
+            orgId: auth.organizationId,
+          });
           const caseStatus = CASE_STATUS_BY_ORDER[to];
-          if (caseStatus && to !== o.status) await tx.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1', [o.case_id, caseStatus]);
-          return Number(o.id);
+          if (caseStatus && to !== o.status)
+            await tx.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1', [o.case_id, caseStatus]);
+          await this.notifier.record(tx, [Number(o.id)], body.action, auth.organizationId, params, batch);
         });
-        changed.push(id);
         results.push({ orderCode: code, ok: true, code: 200, msg: t(auth.user.language, 'success') });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        results.push({ orderCode: code, ok: false, code: err.entry.code, msg: t(auth.user.language, err.entry.key, err.params) });
+        results.push({
+          orderCode: code,
+          ok: false,
+          code: err.entry.code,
+          msg: t(auth.user.language, err.entry.key, err.params),
+        });
       }
     }
-    // One statement for the whole batch: notifications follow the committed changes.
-    const params: Record<string, string> = body.reason?.trim() ? { reason: body.reason.trim() } : {};
-    await this.notifier.record(this.db, changed, body.action, auth.organizationId, params);
-    void this.notifier.mail(changed, body.action, auth.organizationId, params);
+    void this.notifier.mailBatch(batch);
     return { results };
+  }
+
+  /**
+   * A partnership ended: its pending orders are canceled in the ending transaction (an event each, the cases back to
+   * not sent, the other side notified); accepted, ready and shipped orders go on. Answers the batch to mail.
+   */
+  async cancelPending(tx: Queryable, partnershipId: number, actor: AuthContext): Promise<string | null> {
+    const pending = await ordersRepository.lockPendingOfPartnership(tx, partnershipId);
+    if (!pending.length) return null;
+    const to = 'canceled';
+    for (const o of pending) {
+      await ordersRepository.setStatus(tx, Number(o.id), to);
+      await ordersRepository.event(tx, {
+        orderId: Number(o.id),
+        action: 'partnershipEnded',
+        from: 'pending',
+        to,
+        reason: null,
+        userId: actor.userId,
+        orgId: actor.organizationId,
+      });
+      await casesRepository.setStatus(
+        tx,
+        Number(o.case_id),
+        [CASE_STATUS_BY_ORDER.pending!],
+        CASE_STATUS_BY_ORDER[to]!,
+      );
+    }
+    const batch = newId();
+    const ids = pending.map((o) => Number(o.id));
+    await this.notifier.record(tx, ids, 'partnershipEnded', actor.organizationId, {}, batch);
+    return batch;
+  }
+
+  mailBatch(batch: string) {
+    return this.notifier.mailBatch(batch);
   }
 
   async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
     const side = sideOf(auth);
-    const { total, rows } = await ordersRepository.list(this.db, side, auth.organizationId, q, q.pageSize, (q.pageNum - 1) * q.pageSize);
+    const { total, rows } = await ordersRepository.list(
+      this.db,
+      side,
+      auth.organizationId,
+      q,
+      q.pageSize,
+      (q.pageNum - 1) * q.pageSize,
+    );
     return { total, list: rows.map((r) => toSummary(r, side)) };
   }
 
@@ -164,7 +313,15 @@ export class OrdersService {
       teeth: (typeof r.teeth === 'string' ? JSON.parse(r.teeth) : r.teeth) as never,
       memo: r.memo,
       sharePatientName: r.share_patient_name,
-      events: events.map((e) => ({ action: e.action, from: e.from_status, to: e.to_status, reason: e.reason, actorName: e.actor ?? '', actorOrganization: e.org ?? '', at: new Date(e.created_at).toISOString() })),
+      events: events.map((e) => ({
+        action: e.action,
+        from: e.from_status,
+        to: e.to_status,
+        reason: e.reason,
+        actorName: e.actor ?? '',
+        actorOrganization: e.org ?? '',
+        at: new Date(e.created_at).toISOString(),
+      })),
       files: files.map(toCaseFile),
       attachments: attachments.map((a) => toAttachment(a, auth.organizationId)),
       unreadMessages: unread?.count ?? 0,
@@ -193,12 +350,20 @@ export class OrdersService {
       labName = p.name ?? '';
     }
     const rows = await ordersRepository.requiredFields(this.db, labOrgId);
-    return { labName, rules: rows.map((r) => ({ workType: r.work_type, fields: r.fields as PrescriptionField[] })) as RequiredFieldRule[] };
+    return {
+      labName,
+      rules: rows.map((r) => ({
+        workType: r.work_type,
+        fields: r.fields as PrescriptionField[],
+      })) as RequiredFieldRule[],
+    };
   }
 
   async saveRequiredFields(auth: AuthContext, rules: RequiredFieldRule[]) {
     if (sideOf(auth) !== 'lab') fail('NO_PERMISSION');
     const byType = new Map(rules.map((r) => [r.workType, r]));
-    await this.db.transaction((tx) => ordersRepository.saveRequiredFields(tx, auth.organizationId, [...byType.values()]));
+    await this.db.transaction((tx) =>
+      ordersRepository.saveRequiredFields(tx, auth.organizationId, [...byType.values()]),
+    );
   }
 }

@@ -26,17 +26,45 @@ export const organizationsRepository = {
       `INSERT INTO organizations (code, name, type, region, review_status, language, email, phone, abbreviation, license_code,
                                   representative_name, country, state, city, district, postal_code, address)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-      [o.code, o.name, o.type, o.region, o.reviewStatus, o.language, o.email, o.phone ?? null, o.abbreviation ?? null, o.licenseCode ?? null,
-        o.representativeName ?? null, o.country ?? null, o.state ?? null, o.city ?? null, o.district ?? null, o.postalCode ?? null, o.address ?? null],
+      [
+        o.code,
+        o.name,
+        o.type,
+        o.region,
+        o.reviewStatus,
+        o.language,
+        o.email,
+        o.phone ?? null,
+        o.abbreviation ?? null,
+        o.licenseCode ?? null,
+        o.representativeName ?? null,
+        o.country ?? null,
+        o.state ?? null,
+        o.city ?? null,
+        o.district ?? null,
+        o.postalCode ?? null,
+        o.address ?? null,
+      ],
     );
     return Number(row!.id);
   },
 
   async listForReview(db: Queryable, reviewStatus: number, limit: number, offset: number) {
     const rows = await db.query<{
-      code: string; name: string; region: string; license_code: string | null; representative_name: string | null; country: string | null;
-      city: string | null; account: string; email: string; user_status: number; review_status: number; review_reason: string | null;
-      created_at: Date; total: string;
+      code: string;
+      name: string;
+      region: string;
+      license_code: string | null;
+      representative_name: string | null;
+      country: string | null;
+      city: string | null;
+      account: string;
+      email: string;
+      user_status: number;
+      review_status: number;
+      review_reason: string | null;
+      created_at: Date;
+      total: string;
     }>(
       `SELECT o.code, o.name, o.region, o.license_code, o.representative_name, o.country, o.city, o.review_status, o.review_reason, o.created_at,
               u.account, u.email, u.status AS user_status, count(*) OVER () AS total
@@ -60,7 +88,10 @@ export const organizationsRepository = {
   },
 
   async findByCode(db: Queryable, code: string) {
-    const [row] = await db.query<{ id: number; type: number; review_status: number }>(`SELECT id, type, review_status FROM organizations WHERE code = $1`, [code]);
+    const [row] = await db.query<{ id: number; type: number; review_status: number; name: string }>(
+      `SELECT id, type, review_status, name FROM organizations WHERE code = $1`,
+      [code],
+    );
     return row;
   },
 

@@ -14,7 +14,11 @@ const RESET_PURPOSES: EmailTokenPurpose[] = ['reset_password', 'set_password'];
 
 /** Forgotten password: an emailed one-time link that expires, then a new password. */
 export class RecoveryService {
-  constructor(private readonly db: Db, private readonly mailer: Mailer, private readonly config: Config) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly config: Config,
+  ) {}
 
   private async user(account: string) {
     const user = await usersRepository.findByLogin(this.db, account);
@@ -30,7 +34,10 @@ export class RecoveryService {
     const user = await this.user(account);
     const token = await emailTokens.issue(this.db, Number(user.id), 'reset_password', PASSWORD_RESET_VALIDITY_MINUTES);
     await this.mailer.send({
-      to: user.email, language: user.language, recipientName: user.display_name, template: 'resetPassword',
+      to: user.email,
+      language: user.language,
+      recipientName: user.display_name,
+      template: 'resetPassword',
       params: { account: user.account, minutes: PASSWORD_RESET_VALIDITY_MINUTES },
       link: `${this.config.publicUrl}/forget-pass/${token}`,
     });
@@ -44,14 +51,18 @@ export class RecoveryService {
     return { account: user.account };
   }
 
-  /** Sets the new password, uses the link, ends every session and lifts a lockout. */
+  /**
+   * Sets the new password, uses the link, ends every session and lifts a lockout. A user an administrator added
+   * sets their first password this way (a set-password link), which also activates the account.
+   */
   async resetPassword(token: string, password: string, confirmPassword: string) {
     await emailTokens.peek(this.db, token, RESET_PURPOSES);
     assertNewPassword(password, confirmPassword);
     const hash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
-      const { userId } = await emailTokens.consume(tx, token, RESET_PURPOSES);
+      const { userId, purpose } = await emailTokens.consume(tx, token, RESET_PURPOSES);
       await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
+      if (purpose === 'set_password') await usersRepository.activateInvited(tx, userId);
       await sessionsRepository.revokeAllOfUser(tx, userId, 'password_reset');
       await loginFailuresRepository.clear(tx, userId);
     });

@@ -1,51 +1,159 @@
 import { z } from 'zod';
 import {
-  CheckUsernameBody, CompanyRegisterBody, EmailConfirmResult, EmptyEnvelope, LinkBody, RegisterBody, RegisterResult, ResendActivateBody,
-  ResendConfirmBody, envelope,
+  CheckTakenBody,
+  CompanyRegisterBody,
+  EmailConfirmResult,
+  EmptyEnvelope,
+  LinkBody,
+  RegisterBody,
+  RegisterResult,
+  ResendActivateBody,
+  ResendConfirmBody,
+  envelope,
 } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { RegistrationService } from './registration.service.js';
 
-export function registrationModule(p: Platform, registration = new RegistrationService(p.db, p.mailer, p.config)): Module {
+/**
+ * The registration form asks as the name is typed: 300 an hour per client address (shared by every process),
+ * 30 for one name (docs/product-decisions.md, "What a lookup reveals").
+ */
+const ACCOUNT_CHECK_LIMITS = { perAddress: 300, perSubject: 30, windowSeconds: 3600 };
+
+export function registrationModule(
+  p: Platform,
+  registration = new RegistrationService(p.db, p.mailer, p.config),
+): Module {
   const limited = { rateLimit: { max: 20, timeWindow: '1 minute' } };
   return {
     publicRoutes(app) {
-      app.post('/user/checkUsernameExist', {
-        schema: { tags: ['registration'], summary: 'Whether an account name is taken', body: CheckUsernameBody, response: { 200: envelope(z.object({ exists: z.boolean() })) } },
-        config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
-      }, async (request) => ok(request, { exists: await registration.checkAccount(request.body.account) }));
+      app.post(
+        '/user/checkUsernameExist',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Whether an account name, an email address or a phone number is taken',
+            body: CheckTakenBody,
+            response: { 200: envelope(z.object({ exists: z.boolean() })) },
+          },
+          config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+        },
+        async (request) => {
+          const b = request.body;
+          await p.rateLimits.lookup(
+            'checkUsername',
+            request.ip,
+            b.account ?? b.email ?? b.phone ?? '',
+            ACCOUNT_CHECK_LIMITS,
+          );
+          return ok(request, { exists: await registration.isTaken(b) });
+        },
+      );
 
-      app.post('/user/regist', {
-        schema: { tags: ['registration'], summary: 'Register a clinic or laboratory with its administrator', body: RegisterBody, response: { 200: envelope(RegisterResult) } },
-        config: limited,
-      }, async (request) => ok(request, await registration.register(request.body)));
+      app.post(
+        '/user/regist',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Register a clinic or laboratory with its administrator',
+            body: RegisterBody,
+            response: { 200: envelope(RegisterResult) },
+          },
+          config: {
+            ...limited,
+            errors: [
+              'AGREEMENTS_REQUIRED',
+              'PASSWORD_RULE',
+              'PASSWORDS_DONT_MATCH',
+              'ACCOUNT_TAKEN',
+              'EMAIL_TAKEN',
+              'PHONE_TAKEN',
+            ],
+          },
+        },
+        async (request, reply) => {
+          const result = await registration.register(request.body);
+          p.demoMailbox.grantAddress(request, reply, request.body.email);
+          return ok(request, result);
+        },
+      );
 
-      app.post('/company/companyRegist', {
-        schema: { tags: ['registration'], summary: 'Register an organization with its business details and administrator', body: CompanyRegisterBody, response: { 200: envelope(RegisterResult) } },
-        config: limited,
-      }, async (request) => ok(request, await registration.register(request.body)));
+      app.post(
+        '/company/companyRegist',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Register an organization with its business details and administrator',
+            body: CompanyRegisterBody,
+            response: { 200: envelope(RegisterResult) },
+          },
+          config: {
+            ...limited,
+            errors: [
+              'AGREEMENTS_REQUIRED',
+              'PASSWORD_RULE',
+              'PASSWORDS_DONT_MATCH',
+              'ACCOUNT_TAKEN',
+              'EMAIL_TAKEN',
+              'PHONE_TAKEN',
+            ],
+          },
+        },
+        async (request, reply) => {
+          const result = await registration.register(request.body);
+          p.demoMailbox.grantAddress(request, reply, request.body.email);
+          return ok(request, result);
+        },
+      );
 
-      app.post('/user/email.confirm', {
-        schema: { tags: ['registration'], summary: 'Confirm the email address with the emailed link id', body: LinkBody, response: { 200: envelope(EmailConfirmResult) } },
-        config: limited,
-      }, async (request) => ok(request, await registration.confirmEmail(request.body.id)));
+      app.post(
+        '/user/email.confirm',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Confirm the email address with the emailed link id',
+            body: LinkBody,
+            response: { 200: envelope(EmailConfirmResult) },
+          },
+          config: { ...limited, errors: ['INVALID_LINK', 'LINK_EXPIRED'] },
+        },
+        async (request) => ok(request, await registration.confirmEmail(request.body.id)),
+      );
 
-      app.post('/user/email/resendConfirm', {
-        schema: { tags: ['registration'], summary: 'Send a new confirmation link to an email address', body: ResendConfirmBody, response: { 200: EmptyEnvelope } },
-        config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
-      }, async (request) => {
-        await registration.resendByEmail(request.body.email);
-        return ok(request, null);
-      });
+      app.post(
+        '/user/email/resendConfirm',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Send a new confirmation link to an email address',
+            body: ResendConfirmBody,
+            response: { 200: EmptyEnvelope },
+          },
+          config: { rateLimit: { max: 5, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND', 'ALREADY_ACTIVATED'] },
+        },
+        async (request) => {
+          await registration.resendByEmail(request.body.email);
+          return ok(request, null);
+        },
+      );
 
-      app.post('/user/resend_activate', {
-        schema: { tags: ['registration'], summary: 'Send a new activation link for an account', body: ResendActivateBody, response: { 200: EmptyEnvelope } },
-        config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
-      }, async (request) => {
-        await registration.resendByAccount(request.body.account);
-        return ok(request, null);
-      });
+      app.post(
+        '/user/resend_activate',
+        {
+          schema: {
+            tags: ['registration'],
+            summary: 'Send a new activation link for an account',
+            body: ResendActivateBody,
+            response: { 200: EmptyEnvelope },
+          },
+          config: { rateLimit: { max: 5, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND', 'ALREADY_ACTIVATED'] },
+        },
+        async (request) => {
+          await registration.resendByAccount(request.body.account);
+          return ok(request, null);
+        },
+      );
     },
   };
 }

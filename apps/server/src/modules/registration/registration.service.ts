@@ -1,5 +1,11 @@
 import {
-  AGREEMENT_TYPES, EMAIL_CONFIRM_VALIDITY_HOURS, OrgType, ReviewStatus, UserStatus, type CompanyRegisterBody, type RegisterBody,
+  AGREEMENT_TYPES,
+  EMAIL_CONFIRM_VALIDITY_HOURS,
+  OrgType,
+  ReviewStatus,
+  UserStatus,
+  type CompanyRegisterBody,
+  type RegisterBody,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
@@ -7,6 +13,7 @@ import type { Mailer } from '../../platform/mail.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, newCode } from '../../platform/crypto.js';
 import { usersRepository } from '../users/users.repository.js';
+import { usersAdminRepository } from '../users/users-admin.repository.js';
 import { emailTokens } from '../users/email-tokens.repository.js';
 import { assertNewPassword } from '../users/password-policy.js';
 import { organizationsRepository } from '../organizations/organizations.repository.js';
@@ -15,10 +22,21 @@ import { agreementsRepository } from '../agreements/agreements.repository.js';
 type Registration = RegisterBody & Partial<Omit<CompanyRegisterBody, keyof RegisterBody>>;
 
 export class RegistrationService {
-  constructor(private readonly db: Db, private readonly mailer: Mailer, private readonly config: Config) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly config: Config,
+  ) {}
 
-  checkAccount(account: string) {
-    return usersRepository.accountExists(this.db, account);
+  /** Whether an account name, email or phone number is taken (the forms ask as they are typed). */
+  async isTaken(body: { account?: string; email?: string; phone?: string }) {
+    const [field, value] =
+      body.account !== undefined
+        ? (['account', body.account] as const)
+        : body.email !== undefined
+          ? (['email', body.email] as const)
+          : (['phone', body.phone ?? ''] as const);
+    return (await usersAdminRepository.takenBy(this.db, field, value)) !== null;
   }
 
   /**
@@ -34,47 +52,61 @@ export class RegistrationService {
     const phone = input.phone ? input.phone : null;
     const passwordHash = await hashPassword(input.password);
 
-    const { userId, userCode } = await this.db.transaction(async (tx) => {
-      // Checked inside the transaction; the unique indexes settle any race that slips past.
-      if (await usersRepository.accountExists(tx, input.account)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-      if (await usersRepository.emailExists(tx, input.email)) fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
-      if (phone && (await usersRepository.phoneExists(tx, phone))) fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
-      const organizationId = await organizationsRepository.insert(tx, {
-        code: newCode('org'),
-        name: input.organizationName,
-        type: input.orgType,
-        region: input.region,
-        reviewStatus: input.orgType === OrgType.Lab ? ReviewStatus.Pending : ReviewStatus.Approved,
-        language: input.language,
-        email: input.email,
-        phone,
-        abbreviation: input.abbreviation,
-        licenseCode: input.licenseCode,
-        representativeName: input.representativeName,
-        country: input.country,
-        state: input.state,
-        city: input.city,
-        district: input.district,
-        postalCode: input.postalCode,
-        address: input.address,
+    const { userId, userCode } = await this.db
+      .transaction(async (tx) => {
+        // Checked inside the transaction; the unique indexes settle any race that slips past.
+        if (await usersRepository.accountExists(tx, input.account))
+          fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
+        if (await usersRepository.emailExists(tx, input.email))
+          fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
+        if (phone && (await usersRepository.phoneExists(tx, phone)))
+          fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
+        const organizationId = await organizationsRepository.insert(tx, {
+          code: newCode('org'),
+          name: input.organizationName,
+          type: input.orgType,
+          region: input.region,
+          reviewStatus: input.orgType === OrgType.Lab ? ReviewStatus.Pending : ReviewStatus.Approved,
+          language: input.language,
+          email: input.email,
+          phone,
+          abbreviation: input.abbreviation,
+          licenseCode: input.licenseCode,
+          representativeName: input.representativeName,
+          country: input.country,
+          state: input.state,
+          city: input.city,
+          district: input.district,
+          postalCode: input.postalCode,
+          address: input.address,
+        });
+        const [role] = await tx.query<{ id: number }>(
+          `SELECT id FROM roles WHERE org_type = $1 AND is_default_for_registered AND organization_id IS NULL`,
+          [input.orgType],
+        );
+        if (!role) fail('INTERNAL');
+        const code = newCode('u');
+        const id = await usersRepository.insert(tx, {
+          userCode: code,
+          account: input.account,
+          email: input.email,
+          phone,
+          displayName: input.displayName,
+          organizationId,
+          roleId: Number(role.id),
+          status: UserStatus.Inactivated,
+          isOrgAdmin: true,
+          language: input.language,
+          passwordHash,
+        });
+        // Ticking the boxes on the form is reading the agreements in force.
+        await agreementsRepository.markRead(tx, id, [...AGREEMENT_TYPES]);
+        return { userId: id, userCode: code };
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
+        throw err;
       });
-      const [role] = await tx.query<{ id: number }>(
-        `SELECT id FROM roles WHERE org_type = $1 AND is_default_for_registered AND organization_id IS NULL`,
-        [input.orgType],
-      );
-      if (!role) fail('INTERNAL');
-      const code = newCode('u');
-      const id = await usersRepository.insert(tx, {
-        userCode: code, account: input.account, email: input.email, phone, displayName: input.displayName, organizationId,
-        roleId: Number(role.id), status: UserStatus.Inactivated, isOrgAdmin: true, language: input.language, passwordHash,
-      });
-      // Ticking the boxes on the form is reading the agreements in force.
-      await agreementsRepository.markRead(tx, id, [...AGREEMENT_TYPES]);
-      return { userId: id, userCode: code };
-    }).catch((err: unknown) => {
-      if (isUniqueViolation(err)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-      throw err;
-    });
 
     await this.sendConfirmation(userId);
     return { userCode, email: input.email, orgType: input.orgType };
@@ -103,7 +135,10 @@ export class RegistrationService {
     if (user.org_type === OrgType.Lab && user.org_review_status === ReviewStatus.Pending) {
       for (const admin of await usersRepository.superAdmins(this.db)) {
         await this.mailer.send({
-          to: admin.email, language: admin.language, recipientName: admin.display_name, template: 'labSubmitted',
+          to: admin.email,
+          language: admin.language,
+          recipientName: admin.display_name,
+          template: 'labSubmitted',
           params: { organization: user.org_name, region: user.org_region.toUpperCase() },
           link: `${this.config.publicUrl}/account/organizations`,
         });

@@ -5,7 +5,12 @@ import { AppError } from '../../platform/errors.js';
 export function assertNewPassword(password: string, confirmPassword: string) {
   const check = checkPassword(password);
   if (!check.valid) {
-    throw new AppError('PASSWORD_RULE', { field: 'password' }, { field: 'password', len: check.len, exclude: check.exclude, include: check.include });
+    throw new AppError(
+      'PASSWORD_RULE',
+      { field: 'password' },
+      { field: 'password', len: check.len, exclude: check.exclude, include: check.include },
+    );
   }
-  if (password !== confirmPassword) throw new AppError('PASSWORDS_DONT_MATCH', { field: 'confirmPassword' }, { field: 'confirmPassword' });
+  if (password !== confirmPassword)
+    throw new AppError('PASSWORDS_DONT_MATCH', { field: 'confirmPassword' }, { field: 'confirmPassword' });
 }

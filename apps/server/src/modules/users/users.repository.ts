@@ -66,7 +66,8 @@ export const usersRepository = {
   async findByLogin(db: Queryable, login: string): Promise<UserWithOrgRow | undefined> {
     return (
       await db.query<UserWithOrgRow>(
-        `${WITH_ORG} WHERE lower(u.account) = lower($1) OR lower(u.email) = lower($1) OR u.phone = $1 ORDER BY (lower(u.account) = lower($1)) DESC LIMIT 1`,
+        `${WITH_ORG} WHERE (lower(u.account) = lower($1) OR lower(u.email) = lower($1) OR u.phone = $1) AND u.deleted_at IS NULL
+          ORDER BY (lower(u.account) = lower($1)) DESC LIMIT 1`,
         [login],
       )
     )[0];
@@ -86,19 +87,46 @@ export const usersRepository = {
   async insert(
     db: Queryable,
     u: {
-      userCode: string; account: string; email: string; phone: string | null; displayName: string; organizationId: number;
-      roleId: number; status: number; isOrgAdmin: boolean; language: string; passwordHash: string; forceChangePassword?: boolean;
+      userCode: string;
+      account: string;
+      email: string;
+      phone: string | null;
+      displayName: string;
+      organizationId: number;
+      roleId: number;
+      status: number;
+      isOrgAdmin: boolean;
+      language: string;
+      passwordHash: string;
+      forceChangePassword?: boolean;
     },
   ): Promise<number> {
     const [row] = await db.query<{ id: number }>(
       `INSERT INTO users (user_code, account, email, phone, display_name, organization_id, role_id, status, is_org_admin, language, password_hash, force_change_password)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-      [u.userCode, u.account, u.email, u.phone, u.displayName, u.organizationId, u.roleId, u.status, u.isOrgAdmin, u.language, u.passwordHash, u.forceChangePassword ?? false],
+      [
+        u.userCode,
+        u.account,
+        u.email,
+        u.phone,
+        u.displayName,
+        u.organizationId,
+        u.roleId,
+        u.status,
+        u.isOrgAdmin,
+        u.language,
+        u.passwordHash,
+        u.forceChangePassword ?? false,
+      ],
     );
     return Number(row!.id);
   },
   async setStatus(db: Queryable, id: number, status: number) {
     await db.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  },
+  /** A user added by an administrator becomes active once they set their password. */
+  async activateInvited(db: Queryable, id: number) {
+    await db.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1 AND status = 0`, [id]);
   },
   async setPassword(db: Queryable, id: number, passwordHash: string, opts: { clearForce: boolean }) {
     await db.query(
@@ -111,7 +139,10 @@ export const usersRepository = {
     const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
     if (!entries.length) return;
     const sets = entries.map(([k], i) => `${k} = $${i + 2}`);
-    await db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [id, ...entries.map(([, v]) => v)]);
+    await db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [
+      id,
+      ...entries.map(([, v]) => v),
+    ]);
   },
   async superAdmins(db: Queryable): Promise<Array<{ email: string; language: string; display_name: string }>> {
     return db.query(

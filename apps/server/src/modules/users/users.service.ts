@@ -5,12 +5,16 @@ import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { sessionsRepository } from '../auth/sessions.repository.js';
+import { verifyCurrentPassword } from '../auth/password-check.js';
 import { assertNewPassword } from './password-policy.js';
 import { toUserInfo } from './user-info.js';
 import { usersRepository } from './users.repository.js';
 
 export class UsersService {
-  constructor(private readonly db: Db, private readonly mailer: Mailer) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+  ) {}
 
   async info(userId: number): Promise<UserInfo> {
     const user = await usersRepository.findById(this.db, userId);
@@ -18,7 +22,18 @@ export class UsersService {
     return toUserInfo(user);
   }
 
-  async update(userId: number, input: { displayName?: string; nickname?: string; phone?: string; gender?: number; language?: string; receiveEmail?: boolean; msgReceiveType?: string }) {
+  async update(
+    userId: number,
+    input: {
+      displayName?: string;
+      nickname?: string;
+      phone?: string;
+      gender?: number;
+      language?: string;
+      receiveEmail?: boolean;
+      msgReceiveType?: string;
+    },
+  ) {
     if (input.phone) {
       const [other] = await this.db.query(`SELECT 1 FROM users WHERE phone = $1 AND id <> $2`, [input.phone, userId]);
       if (other) fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
@@ -41,9 +56,14 @@ export class UsersService {
   }
 
   /** Changing the password ends every other session of the user. */
-  async changePassword(userId: number, sessionId: string, input: { oldPassword: string; password: string; confirmPassword: string }) {
+  async changePassword(
+    userId: number,
+    sessionId: string,
+    input: { oldPassword: string; password: string; confirmPassword: string },
+  ) {
     const user = await usersRepository.findById(this.db, userId);
-    if (!user || !(await verifyPassword(user.password_hash, input.oldPassword))) fail('INVALID_PASSWORD', { field: 'oldPassword' }, { field: 'oldPassword' });
+    if (!user) fail('TOKEN_INVALID');
+    await verifyCurrentPassword(this.db, user, input.oldPassword, 'oldPassword');
     assertNewPassword(input.password, input.confirmPassword);
     if (input.password === input.oldPassword) fail('SAME_PASSWORD', {}, { field: 'password' });
     const hash = await hashPassword(input.password);
@@ -72,20 +92,34 @@ export class UsersService {
    * an organization administrator only the users of their organization.
    */
   async resetPassword(actor: { userId: number; organizationId: number; orgType: number }, userCode: string) {
-    const [target] = await this.db.query<{ id: number; organization_id: number; account: string; email: string; language: string; display_name: string }>(
-      `SELECT id, organization_id, account, email, language, display_name FROM users WHERE user_code = $1`,
-      [userCode],
-    );
-    if (!target || (actor.orgType !== OrgType.Inner && Number(target.organization_id) !== actor.organizationId)) fail('NOT_FOUND');
-    if (Number(target.id) === actor.userId) fail('NO_PERMISSION');
+    const [target] = await this.db.query<{
+      id: number;
+      organization_id: number;
+      account: string;
+      email: string;
+      language: string;
+      display_name: string;
+    }>(`SELECT id, organization_id, account, email, language, display_name FROM users WHERE user_code = $1`, [
+      userCode,
+    ]);
+    if (!target || (actor.orgType !== OrgType.Inner && Number(target.organization_id) !== actor.organizationId))
+      fail('NOT_FOUND');
+    if (Number(target.id) === actor.userId) fail('CANNOT_CHANGE_SELF');
     const temporaryPassword = generateTemporaryPassword();
     const hash = await hashPassword(temporaryPassword);
     await this.db.transaction(async (tx) => {
-      await tx.query(`UPDATE users SET password_hash = $2, force_change_password = true, password_changed_at = now(), updated_at = now() WHERE id = $1`, [target.id, hash]);
+      await tx.query(
+        `UPDATE users SET password_hash = $2, force_change_password = true, password_changed_at = now(), updated_at = now() WHERE id = $1`,
+        [target.id, hash],
+      );
       await sessionsRepository.revokeAllOfUser(tx, Number(target.id), 'password_reset_by_admin');
     });
     await this.mailer.send({
-      to: target.email, language: target.language, recipientName: target.display_name, template: 'passwordReset', params: { account: target.account },
+      to: target.email,
+      language: target.language,
+      recipientName: target.display_name,
+      template: 'passwordReset',
+      params: { account: target.account },
     });
     return { temporaryPassword };
   }

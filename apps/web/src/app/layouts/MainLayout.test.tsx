@@ -10,7 +10,9 @@ import { flush } from '../../test/dom';
 import { signInAs } from '../../test/session';
 
 vi.mock('../../lib/http', () => import('../../test/http-mock').then((m) => m.httpModule));
-const { calls } = mockServer((path) => (path === 'msg/unreadCount' ? Promise.resolve({ total: 4, counts: [], latest: null }) : pending()));
+const { calls } = mockServer((path) =>
+  path === 'msg/unreadCount' ? Promise.resolve({ total: 4, counts: [], latest: null }) : pending(),
+);
 
 afterEach(cleanup);
 
@@ -18,9 +20,12 @@ async function render(orgType: number) {
   appConfigStore.set({ appName: 'Dental Portal' } as AppConfig);
   signInAs(orgType);
   const { default: MainLayout } = await import('./MainLayout');
-  const { host } = await renderWithProviders([{ element: <MainLayout />, children: [{ path: '/', element: <div /> }] }], '/');
+  const { host } = await renderWithProviders(
+    [{ element: <MainLayout />, children: [{ path: '/', element: <div /> }] }],
+    '/',
+  );
   // Wait (up to 10 s on a busy machine) for the first unread poll to be answered when it is made.
-  for (let start = Date.now(); Date.now() - start < 10_000; ) {
+  for (let start = Date.now(); Date.now() - start < 10_000;) {
     await flush(1, 20);
     if (orgType !== 2 && orgType !== 3) break;
     if (host.querySelector('[data-testid="notification-count"]')) break;
@@ -46,7 +51,16 @@ describe('main layout header', () => {
 
 describe('sidebar entries', () => {
   const item = (p: Partial<MenuItem> & { code: string }): MenuItem => ({
-    name: p.code, path: null, icon: null, showFlag: true, showAlways: false, component: null, type: MenuType.Screen, apiPermissions: [], children: [], ...p,
+    name: p.code,
+    path: null,
+    icon: null,
+    showFlag: true,
+    showAlways: false,
+    component: null,
+    type: MenuType.Screen,
+    apiPermissions: [],
+    children: [],
+    ...p,
   });
   const t = ((key: string) => key) as unknown as TFunction;
   const keys = async (menus: MenuItem[]) => {
@@ -58,20 +72,28 @@ describe('sidebar entries', () => {
 
   it('shows a screen whose children are only its hidden detail screen and buttons', async () => {
     const cases = item({
-      code: 'cases', path: '/case-management', component: 'caseList',
+      code: 'cases',
+      path: '/case-management',
+      component: 'caseList',
       children: [
         item({ code: 'caseDetail', path: '/case-management/detail/:id', component: 'caseDetail', showFlag: false }),
         item({ code: 'cases.edit', type: MenuType.Button }),
       ],
     });
-    expect(await keys([item({ code: 'dashboard', path: '/dashboard', component: 'dashboard' }), cases])).toEqual(['/dashboard', '/case-management']);
+    expect(await keys([item({ code: 'dashboard', path: '/dashboard', component: 'dashboard' }), cases])).toEqual([
+      '/dashboard',
+      '/case-management',
+    ]);
   });
 
   it('drops hidden entries and empty groups; a group of one shows its child; a group of more stays a group', async () => {
     const hidden = item({ code: 'secret', path: '/secret', component: 'x', showFlag: false });
     const single = item({ code: 'one', children: [item({ code: 'a', path: '/a', component: 'a' })] });
     const empty = item({ code: 'none', children: [hidden] });
-    const group = item({ code: 'two', children: [item({ code: 'b', path: '/b', component: 'b' }), item({ code: 'c', path: '/c', component: 'c' })] });
+    const group = item({
+      code: 'two',
+      children: [item({ code: 'b', path: '/b', component: 'b' }), item({ code: 'c', path: '/c', component: 'c' })],
+    });
     expect(await keys([hidden, single, empty, group])).toEqual(['/a', { 'group:two': ['/b', '/c'] }]);
   });
 });

@@ -38,7 +38,12 @@ export function toItems(list: readonly MenuItem[], t: TFunction): AntItem[] {
         out.push(children[0]!);
         continue;
       }
-      out.push({ key: `group:${item.code}`, icon: <MenuIcon name={item.icon} />, label, children });
+      out.push({
+        key: `group:${item.code}`,
+        icon: <MenuIcon name={item.icon} />,
+        label: <span data-testid={`menu-${item.code}`}>{label}</span>,
+        children,
+      });
     } else if (item.path) {
       out.push({
         key: item.path,
@@ -107,13 +112,25 @@ export default function MainLayout() {
       ),
     },
     { type: 'divider' },
-    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('logout')}</span>, onClick: () => void logout() },
+    {
+      key: 'logout',
+      icon: <LogoutOutlined />,
+      label: <span data-testid="logout">{t('logout')}</span>,
+      onClick: () => void logout(),
+    },
   ];
 
   return (
     <Layout className="main-layout">
       {drawerMode ? (
-        <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={280} title={cfg.appName} styles={{ body: { padding: 0 } }}>
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          size={280}
+          title={cfg.appName}
+          styles={{ body: { padding: 0 } }}
+        >
           <div data-testid="layout-sidebar">{menu}</div>
         </Drawer>
       ) : (

@@ -9,11 +9,23 @@ import { ViewerEngine } from './engine';
 import { overallProgress, serializeInit } from './fit';
 import type { ModelViewerModel, ModelViewerProps, WorkerRequest, WorkerResponse } from './types';
 
-type LoadState = { status: 'loading'; loaded: number; total: number } | { status: 'ready'; triangles: number; source: 'compact' | 'original' } | { status: 'error'; message: string };
+type LoadState =
+  | { status: 'loading'; loaded: number; total: number }
+  | { status: 'ready'; triangles: number; source: 'compact' | 'original' }
+  | { status: 'error'; message: string };
 
-const modelsKey = (models: ModelViewerModel[]) => JSON.stringify(models.map((m) => [m.id, m.compactUrl ?? '', m.originalUrl, m.format, m.jaw ?? '']));
+const modelsKey = (models: ModelViewerModel[]) =>
+  JSON.stringify(models.map((m) => [m.id, m.compactUrl ?? '', m.originalUrl, m.format, m.jaw ?? '']));
 
-export default function ModelViewer({ models, t, requestInit, height = 480, className, onError, screenshotName = 'scan' }: ModelViewerProps) {
+export default function ModelViewer({
+  models,
+  t,
+  requestInit,
+  height = 480,
+  className,
+  onError,
+  screenshotName = 'scan',
+}: ModelViewerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   // State (not a ref), so the loading effect runs once the engine exists, not once before and again after.
   const [viewer, setViewer] = useState<{ engine: ViewerEngine; decoder: Worker } | null>(null);
@@ -64,7 +76,9 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
     const init = JSON.parse(initKey) as ReturnType<typeof serializeInit>;
     const byReq = new Map<number, ModelViewerModel>();
     let reqBase = Math.floor(Math.random() * 1e9);
-    setStates(Object.fromEntries(stableModels.map((m) => [m.id, { status: 'loading', loaded: 0, total: 0 } as LoadState])));
+    setStates(
+      Object.fromEntries(stableModels.map((m) => [m.id, { status: 'loading', loaded: 0, total: 0 } as LoadState])),
+    );
     const onMessage = (ev: MessageEvent<WorkerResponse>) => {
       const msg = ev.data;
       const model = byReq.get(msg.reqId);
@@ -85,7 +99,15 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
     for (const m of stableModels) {
       const reqId = ++reqBase;
       byReq.set(reqId, m);
-      const req: WorkerRequest = { type: 'load', reqId, target: { id: m.id, jaw: m.jaw, gen }, compactUrl: m.compactUrl, originalUrl: m.originalUrl, format: m.format, init };
+      const req: WorkerRequest = {
+        type: 'load',
+        reqId,
+        target: { id: m.id, jaw: m.jaw, gen },
+        compactUrl: m.compactUrl,
+        originalUrl: m.originalUrl,
+        format: m.format,
+        init,
+      };
       decoder.postMessage(req);
     }
     return () => {
@@ -95,10 +117,13 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
   }, [stableModels, initKey, viewer]);
 
   const engine = viewer?.engine;
-  const toggle = useCallback((id: string, visible: boolean) => {
-    setHidden((h) => ({ ...h, [id]: !visible }));
-    engine?.setVisible(id, visible);
-  }, [engine]);
+  const toggle = useCallback(
+    (id: string, visible: boolean) => {
+      setHidden((h) => ({ ...h, [id]: !visible }));
+      engine?.setVisible(id, visible);
+    },
+    [engine],
+  );
 
   const fit = useCallback(() => engine?.fit(true), [engine]);
 
@@ -121,11 +146,29 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
   const failed = list.filter(([, s]) => s.status === 'error');
   const anyReady = list.some(([, s]) => s.status === 'ready');
   const percent = overallProgress(
-    list.map(([, s]) => (s.status === 'loading' ? { loaded: s.loaded, total: s.total, done: false } : { loaded: 0, total: 0, done: true })),
+    list.map(([, s]) =>
+      s.status === 'loading' ? { loaded: s.loaded, total: s.total, done: false } : { loaded: 0, total: 0, done: true },
+    ),
   );
 
-  const box: CSSProperties = { position: 'relative', width: '100%', height, overflow: 'hidden', borderRadius: 8, background: '#f3f4f6' };
-  const overlay: CSSProperties = { position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 8, pointerEvents: 'none' };
+  const box: CSSProperties = {
+    position: 'relative',
+    width: '100%',
+    height,
+    overflow: 'hidden',
+    borderRadius: 8,
+    background: '#f3f4f6',
+  };
+  const overlay: CSSProperties = {
+    position: 'absolute',
+    inset: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    justifyContent: 'center',
+    gap: 8,
+    pointerEvents: 'none',
+  };
 
   return (
     <div className={className} data-testid="model-viewer" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
@@ -134,8 +177,22 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
         {models.map((m) => {
           const s = states[m.id];
           return (
-            <label key={m.id} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, cursor: 'pointer', color: s?.status === 'error' ? '#cf1322' : undefined }}>
-              <input type="checkbox" data-testid={`viewer-toggle-${m.id}`} checked={!hidden[m.id]} onChange={(e) => toggle(m.id, e.target.checked)} />
+            <label
+              key={m.id}
+              style={{
+                display: 'inline-flex',
+                alignItems: 'center',
+                gap: 4,
+                cursor: 'pointer',
+                color: s?.status === 'error' ? '#cf1322' : undefined,
+              }}
+            >
+              <input
+                type="checkbox"
+                data-testid={`viewer-toggle-${m.id}`}
+                checked={!hidden[m.id]}
+                onChange={(e) => toggle(m.id, e.target.checked)}
+              />
               {m.label}
             </label>
           );
@@ -144,7 +201,13 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
         <Button size="small" icon={<ExpandOutlined />} data-testid="viewer-fit" onClick={fit} disabled={!anyReady}>
           {t('viewer.fit')}
         </Button>
-        <Button size="small" icon={<CameraOutlined />} data-testid="viewer-screenshot" onClick={() => void screenshot()} disabled={!anyReady}>
+        <Button
+          size="small"
+          icon={<CameraOutlined />}
+          data-testid="viewer-screenshot"
+          onClick={() => void screenshot()}
+          disabled={!anyReady}
+        >
           {t('viewer.screenshot')}
         </Button>
       </div>
@@ -156,8 +219,16 @@ export default function ModelViewer({ models, t, requestInit, height = 480, clas
           </div>
         )}
         {failed.length > 0 && loading.length === 0 && (
-          <div style={{ ...overlay, justifyContent: anyReady ? 'flex-end' : 'center', paddingBottom: anyReady ? 12 : 0 }} data-testid="viewer-error" role="alert">
-            <span style={{ color: '#cf1322', background: 'rgba(255,255,255,0.85)', padding: '4px 10px', borderRadius: 4 }}>{t('viewer.failed')}</span>
+          <div
+            style={{ ...overlay, justifyContent: anyReady ? 'flex-end' : 'center', paddingBottom: anyReady ? 12 : 0 }}
+            data-testid="viewer-error"
+            role="alert"
+          >
+            <span
+              style={{ color: '#cf1322', background: 'rgba(255,255,255,0.85)', padding: '4px 10px', borderRadius: 4 }}
+            >
+              {t('viewer.failed')}
+            </span>
           </div>
         )}
       </div>

@@ -5,7 +5,14 @@
  * only gets the figures (tens of MB arriving on its thread used to set off major garbage collections there).
  */
 import {
-  MeshParseError, computeBounds, computeVertexNormals, decodeCompactMesh, detectMeshFormat, isCompactMesh, parseMesh, weldMesh,
+  MeshParseError,
+  computeBounds,
+  computeVertexNormals,
+  decodeCompactMesh,
+  detectMeshFormat,
+  isCompactMesh,
+  parseMesh,
+  weldMesh,
 } from '@portal/mesh';
 import type { LoadedMesh, RenderRequest, SerializableInit, WorkerRequest, WorkerResponse } from './types';
 
@@ -25,8 +32,21 @@ class HttpError extends Error {
   }
 }
 
-async function download(url: string, init: SerializableInit, signal: AbortSignal, reqId: number, reportProgress: boolean): Promise<Uint8Array> {
-  const res = await fetch(url, { headers: init.headers, credentials: init.credentials, mode: init.mode, cache: init.cache, referrerPolicy: init.referrerPolicy, signal });
+async function download(
+  url: string,
+  init: SerializableInit,
+  signal: AbortSignal,
+  reqId: number,
+  reportProgress: boolean,
+): Promise<Uint8Array> {
+  const res = await fetch(url, {
+    headers: init.headers,
+    credentials: init.credentials,
+    mode: init.mode,
+    cache: init.cache,
+    referrerPolicy: init.referrerPolicy,
+    signal,
+  });
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     throw new HttpError(res.status);
@@ -86,8 +106,14 @@ async function load(req: Extract<WorkerRequest, { type: 'load' }>, signal: Abort
         const m = await decodeCompactMesh(bytes);
         const normals = computeVertexNormals(m.positions, m.indices);
         return {
-          positions: m.positions, normals, indices: m.indices, colors: toLinearColors(m.colors), bounds: m.bounds,
-          triangles: m.indices.length / 3, source: 'compact', decodeMs: performance.now() - t0,
+          positions: m.positions,
+          normals,
+          indices: m.indices,
+          colors: toLinearColors(m.colors),
+          bounds: m.bounds,
+          triangles: m.indices.length / 3,
+          source: 'compact',
+          decodeMs: performance.now() - t0,
         };
       } catch (e) {
         if (!(e instanceof MeshParseError)) throw e;
@@ -100,11 +126,19 @@ async function load(req: Extract<WorkerRequest, { type: 'load' }>, signal: Abort
   const format = detectMeshFormat(bytes) ?? req.format;
   const parsed = parseMesh(bytes, format);
   // STL (unindexed) is welded so shading is smooth and the GPU holds each vertex once.
-  const mesh = parsed.indices ? { positions: parsed.positions, indices: parsed.indices, colors: parsed.colors } : weldMesh(parsed).mesh;
+  const mesh = parsed.indices
+    ? { positions: parsed.positions, indices: parsed.indices, colors: parsed.colors }
+    : weldMesh(parsed).mesh;
   const normals = computeVertexNormals(mesh.positions, mesh.indices);
   return {
-    positions: mesh.positions, normals, indices: mesh.indices, colors: toLinearColors(mesh.colors), bounds: computeBounds(mesh.positions),
-    triangles: mesh.indices.length / 3, source: 'original', decodeMs: performance.now() - t0,
+    positions: mesh.positions,
+    normals,
+    indices: mesh.indices,
+    colors: toLinearColors(mesh.colors),
+    bounds: computeBounds(mesh.positions),
+    triangles: mesh.indices.length / 3,
+    source: 'original',
+    decodeMs: performance.now() - t0,
   };
 }
 
@@ -121,18 +155,30 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   }
   const ctl = new AbortController();
   controllers.set(req.reqId, ctl);
-  load(req, ctl.signal).then(
-    ({ positions, normals, indices, colors, bounds, triangles, source, decodeMs }) => {
-      if (ctl.signal.aborted) return;
-      const transfer: Transferable[] = [positions.buffer, normals.buffer, indices.buffer];
-      if (colors) transfer.push(colors.buffer);
-      renderer?.postMessage({ type: 'add', ...req.target, mesh: { positions, normals, indices, colors, bounds } } satisfies RenderRequest, transfer);
-      post({ type: 'done', reqId: req.reqId, bounds, triangles, source, decodeMs });
-    },
-    (e: unknown) => {
-      if (ctl.signal.aborted) return;
-      const message = e instanceof MeshParseError ? `parse: ${e.reason}` : e instanceof HttpError ? e.message : e instanceof Error ? e.message : String(e);
-      post({ type: 'error', reqId: req.reqId, message, status: e instanceof HttpError ? e.status : undefined });
-    },
-  ).finally(() => controllers.delete(req.reqId));
+  load(req, ctl.signal)
+    .then(
+      ({ positions, normals, indices, colors, bounds, triangles, source, decodeMs }) => {
+        if (ctl.signal.aborted) return;
+        const transfer: Transferable[] = [positions.buffer, normals.buffer, indices.buffer];
+        if (colors) transfer.push(colors.buffer);
+        renderer?.postMessage(
+          { type: 'add', ...req.target, mesh: { positions, normals, indices, colors, bounds } } satisfies RenderRequest,
+          transfer,
+        );
+        post({ type: 'done', reqId: req.reqId, bounds, triangles, source, decodeMs });
+      },
+      (e: unknown) => {
+        if (ctl.signal.aborted) return;
+        const message =
+          e instanceof MeshParseError
+            ? `parse: ${e.reason}`
+            : e instanceof HttpError
+              ? e.message
+              : e instanceof Error
+                ? e.message
+                : String(e);
+        post({ type: 'error', reqId: req.reqId, message, status: e instanceof HttpError ? e.status : undefined });
+      },
+    )
+    .finally(() => controllers.delete(req.reqId));
 };

@@ -34,7 +34,12 @@ export class ViewerEngine {
    * Takes over `canvas` (its drawing moves to a worker) and connects `decoder` (decode.worker.ts) to that worker.
    * `onFailure` is called when the renderer cannot start, e.g. without WebGL; throws without OffscreenCanvas.
    */
-  constructor(canvas: HTMLCanvasElement, private readonly container: HTMLElement, decoder: Worker, onFailure: (message: string) => void) {
+  constructor(
+    canvas: HTMLCanvasElement,
+    private readonly container: HTMLElement,
+    decoder: Worker,
+    onFailure: (message: string) => void,
+  ) {
     // Transferred at its default size: the worker sizes it on the first ResizeObserver report (no forced layout here).
     const offscreen = canvas.transferControlToOffscreen();
     const { port1, port2 } = new MessageChannel();
@@ -71,12 +76,23 @@ export class ViewerEngine {
 
   private sendCamera = () => {
     const c = this.camera;
-    this.post({ type: 'camera', pose: { position: c.position.toArray(), quaternion: c.quaternion.toArray() as [number, number, number, number], fov: c.fov, aspect: c.aspect, near: c.near, far: c.far } });
+    this.post({
+      type: 'camera',
+      pose: {
+        position: c.position.toArray(),
+        quaternion: c.quaternion.toArray() as [number, number, number, number],
+        fov: c.fov,
+        aspect: c.aspect,
+        near: c.near,
+        far: c.far,
+      },
+    });
   };
 
   private resize = () => {
     if (this.disposed) return;
-    const width = Math.max(1, this.container.clientWidth), height = Math.max(1, this.container.clientHeight);
+    const width = Math.max(1, this.container.clientWidth),
+      height = Math.max(1, this.container.clientHeight);
     this.post({ type: 'size', width, height, pixelRatio: Math.min(window.devicePixelRatio || 1, 2) });
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();

@@ -4,7 +4,12 @@ import { computeFitView, overallProgress, serializeInit, srgbToLinear, unionBoun
 describe('viewer helpers', () => {
   it('unions bounds', () => {
     expect(unionBounds([])).toBeNull();
-    expect(unionBounds([{ min: [0, 0, 0], max: [1, 1, 1] }, { min: [-1, 2, 0.5], max: [0, 3, 4] }])).toEqual({ min: [-1, 0, 0], max: [1, 3, 4] });
+    expect(
+      unionBounds([
+        { min: [0, 0, 0], max: [1, 1, 1] },
+        { min: [-1, 2, 0.5], max: [0, 3, 4] },
+      ]),
+    ).toEqual({ min: [-1, 0, 0], max: [1, 3, 4] });
   });
   it('fits the bounding sphere in the narrower field of view', () => {
     const box = { min: [-30, -25, 0], max: [30, 25, 20] } as const;
@@ -22,13 +27,21 @@ describe('viewer helpers', () => {
     expect(p.distance).toBeGreaterThan(v.distance);
   });
   it('serialises request init for the worker', () => {
-    expect(serializeInit({ headers: { authorization: 'Bearer x' }, credentials: 'include' })).toEqual({ headers: [['authorization', 'Bearer x']], credentials: 'include' });
+    expect(serializeInit({ headers: { authorization: 'Bearer x' }, credentials: 'include' })).toEqual({
+      headers: [['authorization', 'Bearer x']],
+      credentials: 'include',
+    });
     expect(serializeInit({ headers: [['a', 'b']] }).headers).toEqual([['a', 'b']]);
     expect(serializeInit({ headers: new Headers({ 'X-Lang': 'en' }) }).headers).toEqual([['x-lang', 'en']]);
     expect(serializeInit(undefined)).toEqual({ headers: [] });
   });
   it('computes overall progress and colour conversion', () => {
-    expect(overallProgress([{ loaded: 50, total: 100, done: false }, { loaded: 0, total: 0, done: true }])).toBe(75);
+    expect(
+      overallProgress([
+        { loaded: 50, total: 100, done: false },
+        { loaded: 0, total: 0, done: true },
+      ]),
+    ).toBe(75);
     expect(overallProgress([])).toBe(0);
     expect(srgbToLinear(0)).toBe(0);
     expect(srgbToLinear(255)).toBeCloseTo(1);

@@ -5,8 +5,21 @@
  * The page (engine.ts) sends sizes, camera poses and visibility; the decode worker sends the meshes.
  */
 import {
-  AmbientLight, BufferAttribute, BufferGeometry, Box3, Color, DirectionalLight, DoubleSide, HemisphereLight, Mesh,
-  MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer,
+  AmbientLight,
+  BufferAttribute,
+  BufferGeometry,
+  Box3,
+  Color,
+  DirectionalLight,
+  DoubleSide,
+  HemisphereLight,
+  Mesh,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  Scene,
+  Sphere,
+  Vector3,
+  WebGLRenderer,
 } from 'three';
 import type { CameraPose, MeshArrays, MeshTarget, RenderRequest, RenderResponse } from './types';
 
@@ -36,7 +49,13 @@ function createContext(canvas: OffscreenCanvas): WebGL2RenderingContext {
   const info = probe.getExtension('WEBGL_debug_renderer_info');
   const name = String(probe.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : probe.RENDERER));
   probe.getExtension('WEBGL_lose_context')?.loseContext();
-  const gl = canvas.getContext('webgl2', { antialias: !SOFTWARE_RENDERER.test(name), alpha: true, depth: true, stencil: false, powerPreference: 'high-performance' });
+  const gl = canvas.getContext('webgl2', {
+    antialias: !SOFTWARE_RENDERER.test(name),
+    alpha: true,
+    depth: true,
+    stencil: false,
+    powerPreference: 'high-performance',
+  });
   if (!gl) throw new Error('WebGL unavailable');
   return gl;
 }
@@ -111,7 +130,8 @@ class SceneRenderer {
     g.setAttribute('normal', new BufferAttribute(data.normals, 3));
     if (data.colors) g.setAttribute('color', new BufferAttribute(data.colors, 4, true));
     g.setIndex(new BufferAttribute(data.indices, 1));
-    const min = new Vector3(...data.bounds.min), max = new Vector3(...data.bounds.max);
+    const min = new Vector3(...data.bounds.min),
+      max = new Vector3(...data.bounds.max);
     g.boundingBox = new Box3(min, max);
     g.boundingSphere = new Sphere(min.clone().add(max).multiplyScalar(0.5), min.distanceTo(max) / 2);
     const mesh = new Mesh(g, makeMaterial(!!data.colors, data.colors ? 0xffffff : jaw === 'bite' ? BITE : NEUTRAL));
@@ -177,7 +197,11 @@ class SceneRenderer {
 }
 
 // The page (engine.ts) posts to this worker; the decode worker posts 'add' on the port that comes with 'init'.
-const scope = self as unknown as { onmessage: ((ev: MessageEvent<RenderRequest>) => void) | null; postMessage(msg: RenderResponse): void; close(): void };
+const scope = self as unknown as {
+  onmessage: ((ev: MessageEvent<RenderRequest>) => void) | null;
+  postMessage(msg: RenderResponse): void;
+  close(): void;
+};
 let renderer: SceneRenderer | null = null;
 let decoder: MessagePort | null = null;
 

@@ -51,7 +51,15 @@ export interface MeshTarget {
 /** Page → decode worker. 'connect' hands it the port on which it sends decoded meshes straight to the renderer. */
 export type WorkerRequest =
   | { type: 'connect'; renderer: MessagePort }
-  | { type: 'load'; reqId: number; target: MeshTarget; compactUrl?: string; originalUrl: string; format: 'stl' | 'ply' | 'obj'; init: SerializableInit }
+  | {
+      type: 'load';
+      reqId: number;
+      target: MeshTarget;
+      compactUrl?: string;
+      originalUrl: string;
+      format: 'stl' | 'ply' | 'obj';
+      init: SerializableInit;
+    }
   | { type: 'cancel'; reqId: number };
 
 /** What the renderer needs of a decoded scan (typed arrays, transferred). */
@@ -73,7 +81,14 @@ export interface LoadedMesh extends MeshArrays {
 /** Decode worker → page: progress and the result without its arrays (those go to the renderer, never through the page). */
 export type WorkerResponse =
   | { type: 'progress'; reqId: number; loaded: number; total: number }
-  | { type: 'done'; reqId: number; bounds: Box3Like; triangles: number; source: 'compact' | 'original'; decodeMs: number }
+  | {
+      type: 'done';
+      reqId: number;
+      bounds: Box3Like;
+      triangles: number;
+      source: 'compact' | 'original';
+      decodeMs: number;
+    }
   | { type: 'error'; reqId: number; message: string; status?: number };
 
 /** The camera as the page's controls left it; the renderer draws from there. */
@@ -97,4 +112,5 @@ export type RenderRequest =
   | { type: 'screenshot'; reqId: number }
   | { type: 'dispose' };
 
-export type RenderResponse = { type: 'screenshot'; reqId: number; blob: Blob | null } | { type: 'error'; message: string };
+export type RenderResponse =
+  { type: 'screenshot'; reqId: number; blob: Blob | null } | { type: 'error'; message: string };

@@ -7,4 +7,5 @@ export interface UnreadAgreement {
   url: string;
 }
 // silent: a 403 here logs out instead of showing a toast.
-export const queryAgreementReadLog = () => http.post<{ unread: UnreadAgreement[] }>('user/queryUserAgreementReadLog', {}, { silent: true });
+export const queryAgreementReadLog = () =>
+  http.post<{ unread: UnreadAgreement[] }>('user/queryUserAgreementReadLog', {}, { silent: true });

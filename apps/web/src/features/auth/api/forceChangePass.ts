@@ -1,3 +1,4 @@
 import { http } from '../../../lib/http';
 
-export const forceChangePass = (body: { password: string; confirmPassword: string }) => http.post<null>('user/forceChangePass', body);
+export const forceChangePass = (body: { password: string; confirmPassword: string }) =>
+  http.post<null>('user/forceChangePass', body);

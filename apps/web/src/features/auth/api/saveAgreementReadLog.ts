@@ -2,4 +2,5 @@ import type { AgreementType } from '@portal/contracts';
 import { http } from '../../../lib/http';
 
 /** The accepted types go as one comma-joined string. */
-export const saveAgreementReadLog = (types: AgreementType[]) => http.post<null>('user/saveUserAgreementReadLog', { agreementType: types.join(',') });
+export const saveAgreementReadLog = (types: AgreementType[]) =>
+  http.post<null>('user/saveUserAgreementReadLog', { agreementType: types.join(',') });

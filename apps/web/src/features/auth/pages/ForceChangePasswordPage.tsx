@@ -28,7 +28,11 @@ export default function ForceChangePasswordPage() {
   return (
     <PublicPage title={t('force.title')}>
       <p>{t('force.text')}</p>
-      <Form layout="vertical" onFinish={(v: { password: string; confirmPassword: string }) => void onFinish(v)} requiredMark={false}>
+      <Form
+        layout="vertical"
+        onFinish={(v: { password: string; confirmPassword: string }) => void onFinish(v)}
+        requiredMark={false}
+      >
         <PasswordFields testIdPrefix="force-password" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="force-submit">
           {t('force.submit')}

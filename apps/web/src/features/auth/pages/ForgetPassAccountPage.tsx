@@ -24,7 +24,11 @@ export default function ForgetPassAccountPage() {
     <PublicPage title={t('forgot.title')}>
       <p>{t('forgot.text')}</p>
       <Form layout="vertical" onFinish={(v: { account: string }) => void onFinish(v)} requiredMark={false}>
-        <Form.Item name="account" label={t('login.account')} rules={[{ required: true, whitespace: true, message: t('common:required') }]}>
+        <Form.Item
+          name="account"
+          label={t('login.account')}
+          rules={[{ required: true, whitespace: true, message: t('common:required') }]}
+        >
           <Input data-testid="forgot-account" autoComplete="username" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="forgot-submit">

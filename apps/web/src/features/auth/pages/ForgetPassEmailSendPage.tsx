@@ -17,7 +17,11 @@ export default function ForgetPassEmailSendPage() {
 
   // After a reload the masked address is asked again.
   useEffect(() => {
-    if (!email && account) getChangePassEmail(account).then((r) => setEmail(r.email), () => undefined);
+    if (!email && account)
+      getChangePassEmail(account).then(
+        (r) => setEmail(r.email),
+        () => undefined,
+      );
   }, [account, email]);
 
   const resend = async () => {
@@ -40,7 +44,13 @@ export default function ForgetPassEmailSendPage() {
         title={t('forgot.sentTitle')}
         subTitle={<span data-testid="forgot-email">{t('forgot.sentText', { email })}</span>}
         extra={[
-          <Button key="resend" onClick={() => void resend()} loading={busy} disabled={!account} data-testid="forgot-resend">
+          <Button
+            key="resend"
+            onClick={() => void resend()}
+            loading={busy}
+            disabled={!account}
+            data-testid="forgot-resend"
+          >
             {t('forgot.resend')}
           </Button>,
           <Link key="login" to="/login">

@@ -162,7 +162,11 @@ export default function LoginPage() {
           </Field>
         ) : null}
         <div className="field">
-          <Checkbox data-testid="login-save" checked={values.saveLogin} onChange={(e) => set('saveLogin', e.target.checked)}>
+          <Checkbox
+            data-testid="login-save"
+            checked={values.saveLogin}
+            onChange={(e) => set('saveLogin', e.target.checked)}
+          >
             {t('login.saveLogin')}
           </Checkbox>
         </div>

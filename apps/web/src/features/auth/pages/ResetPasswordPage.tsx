@@ -16,7 +16,12 @@ export default function ResetPasswordPage() {
   const { id = '' } = useParams();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const link = useQuery({ queryKey: ['resetLink', id], queryFn: () => forgetPassEmailConfirm(id), staleTime: Infinity, gcTime: 0 });
+  const link = useQuery({
+    queryKey: ['resetLink', id],
+    queryFn: () => forgetPassEmailConfirm(id),
+    staleTime: Infinity,
+    gcTime: 0,
+  });
 
   const onFinish = async (v: { password: string; confirmPassword: string }) => {
     setBusy(true);
@@ -37,7 +42,11 @@ export default function ResetPasswordPage() {
     body = (
       <Result
         status="warning"
-        title={<span data-testid="reset-link-error">{code === ERRORS.LINK_EXPIRED.code ? t('reset.expired') : t('reset.invalid')}</span>}
+        title={
+          <span data-testid="reset-link-error">
+            {code === ERRORS.LINK_EXPIRED.code ? t('reset.expired') : t('reset.invalid')}
+          </span>
+        }
         extra={
           <Link to="/forget-pass-account">
             <Button type="primary">{t('reset.again')}</Button>
@@ -59,7 +68,11 @@ export default function ResetPasswordPage() {
     );
   } else {
     body = (
-      <Form layout="vertical" onFinish={(v: { password: string; confirmPassword: string }) => void onFinish(v)} requiredMark={false}>
+      <Form
+        layout="vertical"
+        onFinish={(v: { password: string; confirmPassword: string }) => void onFinish(v)}
+        requiredMark={false}
+      >
         <p>{t('reset.forAccount', { account: link.data.account })}</p>
         <PasswordFields testIdPrefix="reset-password" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="reset-submit">

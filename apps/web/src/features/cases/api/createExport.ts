@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
 import type { ExportInfo } from './types';
 
-export const createExport = (body: { caseCodes: string[]; types: string[] }) => http.post<ExportInfo>('export/create', body);
+export const createExport = (body: { caseCodes: string[]; types: string[] }) =>
+  http.post<ExportInfo>('export/create', body);

@@ -8,4 +8,8 @@ export interface RecycleQuery {
 }
 export const listRecycleBin = (q: RecycleQuery) => http.post<Page<CaseSummary>>('case/recycleBin', q);
 export const listRecycleBinQuery = (q: RecycleQuery) =>
-  queryOptions({ queryKey: ['cases', 'recycle', q], queryFn: () => listRecycleBin(q), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: ['cases', 'recycle', q],
+    queryFn: () => listRecycleBin(q),
+    placeholderData: keepPreviousData,
+  });

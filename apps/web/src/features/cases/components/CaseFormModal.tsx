@@ -70,7 +70,8 @@ export function CaseFormModal({
   }, [open, initial, form]);
 
   const save = useMutation({
-    mutationFn: (v: Values) => (initial ? updateCase({ caseCode: initial.caseCode, ...toCaseInput(v) }) : createCase(toCaseInput(v))),
+    mutationFn: (v: Values) =>
+      initial ? updateCase({ caseCode: initial.caseCode, ...toCaseInput(v) }) : createCase(toCaseInput(v)),
     onSuccess: (c) => {
       void qc.invalidateQueries({ queryKey: ['cases'] });
       onSaved(c);
@@ -105,7 +106,11 @@ export function CaseFormModal({
         >
           <Input data-testid="case-form-patientName" />
         </Form.Item>
-        <Form.Item name="patientId" label={t('field.patientId')} rules={[{ max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
+        <Form.Item
+          name="patientId"
+          label={t('field.patientId')}
+          rules={[{ max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}
+        >
           <Input data-testid="case-form-patientId" />
         </Form.Item>
         <Form.Item name="birthDate" label={t('field.birthDate')}>
@@ -135,7 +140,11 @@ export function CaseFormModal({
             options={TREATMENTS.map((tr) => ({ value: tr, label: t(`treatment.${tr}`) }))}
           />
         </Form.Item>
-        <Form.Item name="memo" label={t('field.memo')} rules={[{ max: 2000, message: t('common:tooLong', { n: 2000 }) }]}>
+        <Form.Item
+          name="memo"
+          label={t('field.memo')}
+          rules={[{ max: 2000, message: t('common:tooLong', { n: 2000 }) }]}
+        >
           <Input.TextArea data-testid="case-form-memo" rows={3} />
         </Form.Item>
       </Form>

@@ -8,7 +8,14 @@ import { Upload, type DetailedError } from 'tus-js-client';
 import { API_BASE, JAWS } from '@portal/contracts';
 import { tokens } from '../../../lib/tokens';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
-import { ACCEPT_ATTR, formatOfName, isFinalUploadStatus, isModelName, uploadFailure, type UploadFailure } from '../lib/upload';
+import {
+  ACCEPT_ATTR,
+  formatOfName,
+  isFinalUploadStatus,
+  isModelName,
+  uploadFailure,
+  type UploadFailure,
+} from '../lib/upload';
 import { sizeText } from '../../../lib/sizes';
 
 export const TUS_ENDPOINT = `${API_BASE}/files/tus`;
@@ -44,7 +51,8 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
     return () => set.forEach((u) => void u.abort());
   }, []);
 
-  const patch = (id: string, p: Partial<Item>) => setItems((list) => list.map((i) => (i.id === id ? { ...i, ...p } : i)));
+  const patch = (id: string, p: Partial<Item>) =>
+    setItems((list) => list.map((i) => (i.id === id ? { ...i, ...p } : i)));
 
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: ['cases', 'detail', caseCode] });
@@ -57,7 +65,14 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
     for (const file of files) {
       const id = `${file.name}:${file.size}:${Math.random().toString(16).slice(2, 10)}`;
       if (!formatOfName(file.name)) {
-        added.push({ id, name: file.name, size: file.size, percent: 0, tag: 'uploadFail', failure: { key: 'upload.error.format' } });
+        added.push({
+          id,
+          name: file.name,
+          size: file.size,
+          percent: 0,
+          tag: 'uploadFail',
+          failure: { key: 'upload.error.format' },
+        });
         continue;
       }
       const metadata: Record<string, string> = { caseCode, filename: file.name };
@@ -90,7 +105,11 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
         onError: (err) => {
           uploads.current.delete(upload);
           const res = (err as DetailedError).originalResponse ?? null;
-          patch(id, { tag: 'uploadFail', failure: uploadFailure(res?.getStatus() ?? null, res?.getBody() ?? null), upload: undefined });
+          patch(id, {
+            tag: 'uploadFail',
+            failure: uploadFailure(res?.getStatus() ?? null, res?.getBody() ?? null),
+            upload: undefined,
+          });
           refresh();
         },
       });
@@ -152,7 +171,9 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
           {t('upload.choose')}
         </Button>
         <div style={{ marginTop: 8 }}>
-          <Typography.Text type="secondary">{t('upload.hint', { formats: ACCEPT_ATTR.replace(/\./g, '').replace(/,/g, ', ') })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('upload.hint', { formats: ACCEPT_ATTR.replace(/\./g, '').replace(/,/g, ', ') })}
+          </Typography.Text>
         </div>
       </div>
       <VoiceMemoRecorder onRecorded={(file) => start([file])} />
@@ -179,7 +200,11 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
               />
             ) : null}
           </Space>
-          <Progress percent={i.percent} size="small" status={i.tag === 'uploadFail' ? 'exception' : i.tag === 'uploaded' ? 'success' : 'active'} />
+          <Progress
+            percent={i.percent}
+            size="small"
+            status={i.tag === 'uploadFail' ? 'exception' : i.tag === 'uploaded' ? 'success' : 'active'}
+          />
           {i.failure ? (
             <Typography.Text type="danger" data-testid="upload-error">
               {'msg' in i.failure ? i.failure.msg : t(i.failure.key)}

@@ -12,7 +12,15 @@ import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
 
 /** Export of the selected cases: choose file types → pack on the server → download link. */
-export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; caseCodes: string[]; onClose: () => void }) {
+export function ExportDialog({
+  open,
+  caseCodes,
+  onClose,
+}: {
+  open: boolean;
+  caseCodes: string[];
+  onClose: () => void;
+}) {
   const { t } = useTranslation('cases');
   const [types, setTypes] = useState<string[]>(() => [...getPrefs().exportTypes]);
   const [exportCode, setExportCode] = useState<string | null>(null);
@@ -87,7 +95,11 @@ export function ExportDialog({ open, caseCodes, onClose }: { open: boolean; case
         {exportCode ? (
           <div style={{ marginTop: 16 }} data-testid="export-progress" data-status={info?.status ?? ''}>
             <Progress
-              percent={info?.status === ExportStatus.Success ? 100 : Math.max(0, Math.min(100, Math.round(info?.progress ?? 0)))}
+              percent={
+                info?.status === ExportStatus.Success
+                  ? 100
+                  : Math.max(0, Math.min(100, Math.round(info?.progress ?? 0)))
+              }
               status={failedKey ? 'exception' : info?.status === ExportStatus.Success ? 'success' : 'active'}
             />
             {running ? <Typography.Text type="secondary">{t('export.packing')}</Typography.Text> : null}

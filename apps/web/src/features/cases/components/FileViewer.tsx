@@ -8,7 +8,13 @@ import { LazyModelViewer, type ViewerModel } from './ModelViewerLazy';
 import { serverLink } from '../../../lib/download';
 
 function grantQuery(fileCode: string) {
-  return { queryKey: ['cases', 'grant', fileCode], queryFn: () => downloadGrant(fileCode), staleTime: 0, gcTime: 0, retry: false };
+  return {
+    queryKey: ['cases', 'grant', fileCode],
+    queryFn: () => downloadGrant(fileCode),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  };
 }
 
 /** A file of a case is shown when it is fully uploaded and its kind has a viewer (a3d is download-only). */
@@ -30,13 +36,27 @@ function SingleMedia({ file, url }: { file: CaseFile; url: string }) {
   const common = { 'data-testid': `file-view-${file.fileCode}`, onError: () => setBroken(true) };
   switch (file.kind) {
     case 'image':
-      return <img src={url} alt={file.name} style={{ maxWidth: '100%', maxHeight: '70vh', display: 'block', margin: '0 auto' }} {...common} />;
+      return (
+        <img
+          src={url}
+          alt={file.name}
+          style={{ maxWidth: '100%', maxHeight: '70vh', display: 'block', margin: '0 auto' }}
+          {...common}
+        />
+      );
     case 'video':
       return <video src={url} controls style={{ width: '100%', maxHeight: '70vh' }} {...common} />;
     case 'audio':
       return <audio src={url} controls style={{ width: '100%' }} {...common} />;
     case 'document':
-      return <iframe src={url} title={file.name} style={{ width: '100%', height: '70vh', border: 0 }} data-testid={`file-view-${file.fileCode}`} />;
+      return (
+        <iframe
+          src={url}
+          title={file.name}
+          style={{ width: '100%', height: '70vh', border: 0 }}
+          data-testid={`file-view-${file.fileCode}`}
+        />
+      );
     default:
       return null;
   }
@@ -68,9 +88,20 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
     if (list.length === 0) return <InvalidLink />;
     return (
       <div data-testid="model-viewer-host">
-        {models.some((m) => m.viewerStatus === 'pending') ? <Alert type="info" showIcon title={t('file.calculating')} style={{ marginBottom: 8 }} /> : null}
-        {models.some((m) => m.viewerStatus === 'failed') ? (
+        {models.some((m) => m.viewerStatus === 'pending') ? (
+          <Alert type="info" showIcon title={t('file.calculating')} style={{ marginBottom: 8 }} />
+        ) : null}
+        {models.some((m) => m.viewerStatus === 'failed' && m.unit !== 'unknown') ? (
           <Alert type="warning" showIcon title={t('file.processingFailed')} style={{ marginBottom: 8 }} />
+        ) : null}
+        {models.some((m) => m.viewerStatus === 'failed' && m.unit === 'unknown') ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('file.unitUnknown')}
+            style={{ marginBottom: 8 }}
+            data-testid="viewer-unit-unknown"
+          />
         ) : null}
         <div style={{ height: '65vh' }}>
           <LazyModelViewer models={list} t={(key) => tc(key)} height="65vh" failedText={t('file.modelLoadFailed')} />
@@ -85,10 +116,29 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
 }
 
 /** The viewer in a dialog: one file under its name, several models together. */
-export function FileViewerModal({ files, onClose, allModelsTitle, testId }: { files: CaseFile[] | null; onClose: () => void; allModelsTitle: string; testId: string }) {
+export function FileViewerModal({
+  files,
+  onClose,
+  allModelsTitle,
+  testId,
+}: {
+  files: CaseFile[] | null;
+  onClose: () => void;
+  allModelsTitle: string;
+  testId: string;
+}) {
   return (
-    <Modal open={files !== null} title={files?.length === 1 ? files[0]!.name : allModelsTitle} footer={null} width="min(1100px, 95vw)" onCancel={onClose} destroyOnHidden>
-      <div data-testid={testId}>{files ? <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} /> : null}</div>
+    <Modal
+      open={files !== null}
+      title={files?.length === 1 ? files[0]!.name : allModelsTitle}
+      footer={null}
+      width="min(1100px, 95vw)"
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <div data-testid={testId}>
+        {files ? <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} /> : null}
+      </div>
     </Modal>
   );
 }

@@ -2,7 +2,11 @@ import { Component, Suspense, type ReactNode } from 'react';
 import { Spin } from 'antd';
 // The folder's entry holds no three.js code: it exports a lazy component, so the viewer and three.js
 // stay in their own chunk, fetched only when a model is opened.
-import { LazyModelViewer as SharedModelViewer, type ModelViewerModel, type ModelViewerProps } from '../../../components/ModelViewer';
+import {
+  LazyModelViewer as SharedModelViewer,
+  type ModelViewerModel,
+  type ModelViewerProps,
+} from '../../../components/ModelViewer';
 
 export type ViewerModel = ModelViewerModel;
 

@@ -14,23 +14,30 @@ export function VoiceMemoRecorder({ onRecorded }: { onRecorded: (file: File) => 
   const timer = useRef<number>(undefined);
 
   // Leaving the page stops the microphone.
-  useEffect(() => () => {
-    window.clearInterval(timer.current);
-    recorder.current?.stream.getTracks().forEach((track) => track.stop());
-  }, []);
+  useEffect(
+    () => () => {
+      window.clearInterval(timer.current);
+      recorder.current?.stream.getTracks().forEach((track) => track.stop());
+    },
+    [],
+  );
 
   const start = async () => {
     setError(null);
     let stream: MediaStream;
     try {
-      if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') throw new DOMException('', 'NotFoundError');
+      if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined')
+        throw new DOMException('', 'NotFoundError');
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch (err) {
       setError(t(microphoneFailureKey(err)));
       return;
     }
     const chunks: Blob[] = [];
-    const rec = new MediaRecorder(stream, MediaRecorder.isTypeSupported('audio/webm;codecs=opus') ? { mimeType: 'audio/webm;codecs=opus' } : undefined);
+    const rec = new MediaRecorder(
+      stream,
+      MediaRecorder.isTypeSupported('audio/webm;codecs=opus') ? { mimeType: 'audio/webm;codecs=opus' } : undefined,
+    );
     rec.ondataavailable = (e) => chunks.push(e.data);
     rec.onstop = () => {
       stream.getTracks().forEach((track) => track.stop());

@@ -30,7 +30,13 @@ export function defaultRange(days: number, now: Dayjs = dayjs()): [Dayjs, Dayjs]
 }
 
 export function initialListState(days: number, now?: Dayjs): CaseListState {
-  return { filters: { range: defaultRange(days, now) }, pageNum: 1, pageSize: 20, sortField: 'scanDate', sortOrder: 'desc' };
+  return {
+    filters: { range: defaultRange(days, now) },
+    pageNum: 1,
+    pageSize: 20,
+    sortField: 'scanDate',
+    sortOrder: 'desc',
+  };
 }
 
 /** Filter bar + paging + sort → the case/list body; empty values are left out. */
@@ -50,7 +56,10 @@ export function toCaseListQuery(s: CaseListState): CaseQuery {
 }
 
 /** antd Table sorter → sortField/sortOrder; no sort falls back to the newest scan first. */
-export function sorterToSort(columnKey: unknown, order: 'ascend' | 'descend' | null | undefined): { sortField: SortField; sortOrder: SortOrder } {
+export function sorterToSort(
+  columnKey: unknown,
+  order: 'ascend' | 'descend' | null | undefined,
+): { sortField: SortField; sortOrder: SortOrder } {
   if (!order || typeof columnKey !== 'string' || !(SORT_FIELDS as readonly string[]).includes(columnKey)) {
     return { sortField: 'scanDate', sortOrder: 'desc' };
   }
@@ -58,7 +67,10 @@ export function sorterToSort(columnKey: unknown, order: 'ascend' | 'descend' | n
 }
 
 /** antd's `sortOrder` for a column from the current state. */
-export function columnSortOrder(s: Pick<CaseListState, 'sortField' | 'sortOrder'>, field: SortField): 'ascend' | 'descend' | null {
+export function columnSortOrder(
+  s: Pick<CaseListState, 'sortField' | 'sortOrder'>,
+  field: SortField,
+): 'ascend' | 'descend' | null {
   if (s.sortField !== field) return null;
   return s.sortOrder === 'asc' ? 'ascend' : 'descend';
 }

@@ -48,8 +48,19 @@ describe('case list query', () => {
       sortOrder: 'asc',
       filters: { range: null, status: 'uploaded', treatment: 'Crown', dentistId: 7, keyword: '  Smith ' },
     });
-    expect(q).toEqual({ pageNum: 3, pageSize: 20, sortField: 'patientName', sortOrder: 'asc', status: 'uploaded', treatment: 'Crown', dentistId: 7, keyword: 'Smith' });
-    expect(toCaseListQuery({ ...s, filters: { range: null, keyword: '   ', status: '' } })).not.toHaveProperty('keyword');
+    expect(q).toEqual({
+      pageNum: 3,
+      pageSize: 20,
+      sortField: 'patientName',
+      sortOrder: 'asc',
+      status: 'uploaded',
+      treatment: 'Crown',
+      dentistId: 7,
+      keyword: 'Smith',
+    });
+    expect(toCaseListQuery({ ...s, filters: { range: null, keyword: '   ', status: '' } })).not.toHaveProperty(
+      'keyword',
+    );
   });
   it('maps the table sorter', () => {
     expect(sorterToSort('name', 'ascend')).toEqual({ sortField: 'name', sortOrder: 'asc' });
@@ -71,7 +82,9 @@ describe('uploads', () => {
     expect(isModelName('a.png')).toBe(false);
   });
   it('prefers the server message, else maps the status', () => {
-    expect(uploadFailure(507, JSON.stringify({ code: 2022, msg: 'Insufficient storage space. Free up some space.' }))).toEqual({
+    expect(
+      uploadFailure(507, JSON.stringify({ code: 2022, msg: 'Insufficient storage space. Free up some space.' })),
+    ).toEqual({
       msg: 'Insufficient storage space. Free up some space.',
     });
     expect(uploadFailure(413, '')).toEqual({ key: 'upload.error.tooLarge' });

@@ -33,7 +33,9 @@ function fileMessageKey(f: CaseFile): string | null {
   if (f.uploadTag === 'uploading') return 'file.uploading';
   if (f.uploadTag === 'uploadFail') return 'uploadTag.uploadFail';
   if (f.kind === 'model' && f.viewerStatus === 'pending') return 'file.calculating';
-  if (f.kind === 'model' && f.viewerStatus === 'failed') return 'file.processingFailed';
+  // A model whose size fits no unit is still shown (from the original), but not to scale.
+  if (f.kind === 'model' && f.viewerStatus === 'failed')
+    return f.unit === 'unknown' ? 'file.unitUnknown' : 'file.processingFailed';
   return null;
 }
 
@@ -66,7 +68,10 @@ export default function CaseDetailPage() {
 
   const c = detail.data;
   const groups = useMemo(
-    () => FILE_KINDS.map((kind) => ({ kind, files: (c?.files ?? []).filter((f) => f.kind === kind) })).filter((g) => g.files.length > 0),
+    () =>
+      FILE_KINDS.map((kind) => ({ kind, files: (c?.files ?? []).filter((f) => f.kind === kind) })).filter(
+        (g) => g.files.length > 0,
+      ),
     [c],
   );
 
@@ -87,7 +92,13 @@ export default function CaseDetailPage() {
   const age = c.age ?? ageInYears(c.birthDate);
 
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="case-detail" data-case-code={c.caseCode}>
+    <Space
+      orientation="vertical"
+      size={16}
+      style={{ width: '100%' }}
+      data-testid="case-detail"
+      data-case-code={c.caseCode}
+    >
       <Card
         title={
           <Space>
@@ -117,7 +128,9 @@ export default function CaseDetailPage() {
           <Descriptions.Item label={t('field.patientId')}>{c.patientId ?? ''}</Descriptions.Item>
           <Descriptions.Item label={t('field.birthDate')}>
             <span data-testid="case-detail-birthDate">
-              {c.birthDate ? `${formatDate(c.birthDate)}${age != null ? ` (${t('ageYears', { count: age })})` : ''}` : ''}
+              {c.birthDate
+                ? `${formatDate(c.birthDate)}${age != null ? ` (${t('ageYears', { count: age })})` : ''}`
+                : ''}
             </span>
           </Descriptions.Item>
           <Descriptions.Item label={t('field.scanDate')}>{formatDateTime(c.scanDate)}</Descriptions.Item>
@@ -129,7 +142,9 @@ export default function CaseDetailPage() {
             <TreatmentTags treatments={c.treatments} />
           </Descriptions.Item>
           <Descriptions.Item label={t('field.memo')} span={3}>
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{c.memo ?? ''}</Typography.Paragraph>
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>
+              {c.memo ?? ''}
+            </Typography.Paragraph>
           </Descriptions.Item>
         </Descriptions>
       </Card>
@@ -149,7 +164,12 @@ export default function CaseDetailPage() {
                   {t(`kind.${kind}`)} ({files.length})
                 </Typography.Title>
                 {viewableModels.length > 1 ? (
-                  <Button size="small" icon={<EyeOutlined />} data-testid="file-view-models" onClick={() => setViewing(viewableModels)}>
+                  <Button
+                    size="small"
+                    icon={<EyeOutlined />}
+                    data-testid="file-view-models"
+                    onClick={() => setViewing(viewableModels)}
+                  >
                     {t('file.viewAllModels')}
                   </Button>
                 ) : null}
@@ -194,7 +214,13 @@ export default function CaseDetailPage() {
                           okButtonProps={{ danger: true, 'data-testid': 'file-delete-confirm' }}
                           onConfirm={() => removeFile.mutateAsync(f.fileCode)}
                         >
-                          <Button size="small" danger icon={<DeleteOutlined />} data-testid={`file-delete-${f.fileCode}`} aria-label={t('delete')} />
+                          <Button
+                            size="small"
+                            danger
+                            icon={<DeleteOutlined />}
+                            data-testid={`file-delete-${f.fileCode}`}
+                            aria-label={t('delete')}
+                          />
                         </Popconfirm>,
                       ]}
                     >
@@ -204,7 +230,16 @@ export default function CaseDetailPage() {
                         {f.jaw ? <Tag color="blue">{t(`jaw.${f.jaw}`)}</Tag> : null}
                         <Typography.Text type="secondary">{sizeText(f.size)}</Typography.Text>
                         {msg ? (
-                          <Typography.Text type={msg === 'file.processingFailed' || msg === 'uploadTag.uploadFail' ? 'danger' : 'secondary'} data-testid="file-message">
+                          <Typography.Text
+                            type={
+                              msg === 'file.processingFailed' || msg === 'uploadTag.uploadFail'
+                                ? 'danger'
+                                : msg === 'file.unitUnknown'
+                                  ? 'warning'
+                                  : 'secondary'
+                            }
+                            data-testid="file-message"
+                          >
                             {t(msg)}
                           </Typography.Text>
                         ) : null}
@@ -218,7 +253,12 @@ export default function CaseDetailPage() {
         })}
       </Card>
 
-      <FileViewerModal files={viewing} onClose={() => setViewing(null)} allModelsTitle={t('file.viewAllModels')} testId="file-viewer" />
+      <FileViewerModal
+        files={viewing}
+        onClose={() => setViewing(null)}
+        allModelsTitle={t('file.viewAllModels')}
+        testId="file-viewer"
+      />
       <CaseFormModal
         open={editing}
         initial={c}

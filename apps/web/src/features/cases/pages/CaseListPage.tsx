@@ -20,9 +20,16 @@ import type { CaseSummary } from '../api/types';
 import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { ExportDialog } from '../components/ExportDialog';
-import { confirmDanger } from '../lib/confirm';
+import { confirmDanger } from '../../../lib/confirm';
 import { afterDialogClosed } from '../lib/afterDialog';
-import { columnSortOrder, initialListState, sorterToSort, toCaseListQuery, type CaseFilters, type CaseListState } from '../lib/caseQuery';
+import {
+  columnSortOrder,
+  initialListState,
+  sorterToSort,
+  toCaseListQuery,
+  type CaseFilters,
+  type CaseListState,
+} from '../lib/caseQuery';
 import { caseDetailPath } from '../lib/paths';
 import { SendToLabButton } from '../../orders/components/SendToLabButton';
 import { formatDateTime } from '../../../lib/dates';
@@ -41,7 +48,8 @@ export default function CaseListPage() {
   const list = useQuery(listCasesQuery(query));
   const dentists = useQuery(listDentistsQuery());
 
-  const setFilters = (patch: Partial<CaseFilters>) => setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
+  const setFilters = (patch: Partial<CaseFilters>) =>
+    setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
 
   // The search box applies itself after a pause in typing (Enter applies at once).
   useEffect(() => {
@@ -84,7 +92,13 @@ export default function CaseListPage() {
         </Link>
       ),
     },
-    { title: t('field.patientName'), key: 'patientName', dataIndex: 'patientName', sorter: true, sortOrder: columnSortOrder(state, 'patientName') },
+    {
+      title: t('field.patientName'),
+      key: 'patientName',
+      dataIndex: 'patientName',
+      sorter: true,
+      sortOrder: columnSortOrder(state, 'patientName'),
+    },
     { title: t('field.patientId'), key: 'patientId', dataIndex: 'patientId', render: (v: string | null) => v ?? '' },
     { title: t('field.age'), key: 'age', dataIndex: 'age', render: (v: number | null) => (v == null ? '' : v) },
     {
@@ -172,7 +186,12 @@ export default function CaseListPage() {
         />
       </Space>
       <Space style={{ marginBottom: 16 }}>
-        <Button icon={<ExportOutlined />} data-testid="case-batch-export" disabled={selected.length === 0} onClick={() => setExportOpen(true)}>
+        <Button
+          icon={<ExportOutlined />}
+          data-testid="case-batch-export"
+          disabled={selected.length === 0}
+          onClick={() => setExportOpen(true)}
+        >
           {t('export.button')}
         </Button>
         <Button
@@ -190,7 +209,9 @@ export default function CaseListPage() {
           treatments={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode)).flatMap((c) => c.treatments)}
           onSent={() => setSelected([])}
         />
-        {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+        {selected.length ? (
+          <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>
+        ) : null}
       </Space>
       <Table<CaseSummary>
         data-testid="case-list"
@@ -200,8 +221,14 @@ export default function CaseListPage() {
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.list ?? []}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), preserveSelectedRowKeys: true }}
-        onRow={(r) => ({ 'data-testid': `case-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys.map(String)),
+          preserveSelectedRowKeys: true,
+        }}
+        onRow={(r) =>
+          ({ 'data-testid': `case-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>
+        }
         {...pagedTable<CaseSummary, CaseListState>({
           state,
           setState,

@@ -9,7 +9,7 @@ import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
 import { purgeCases } from '../api/purgeCases';
 import { restoreCases } from '../api/restoreCases';
 import type { CaseSummary } from '../api/types';
-import { confirmDanger } from '../lib/confirm';
+import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 
@@ -26,8 +26,14 @@ export default function RecycleBinPage() {
     void qc.invalidateQueries({ queryKey: ['cases'] });
     void qc.invalidateQueries({ queryKey: ['storage'] });
   };
-  const restore = useMutation({ mutationFn: restoreCases, onSuccess: (_d, codes) => done(t('recycle.restored', { count: codes.length })) });
-  const purge = useMutation({ mutationFn: purgeCases, onSuccess: (_d, codes) => done(t('recycle.purged', { count: codes.length })) });
+  const restore = useMutation({
+    mutationFn: restoreCases,
+    onSuccess: (_d, codes) => done(t('recycle.restored', { count: codes.length })),
+  });
+  const purge = useMutation({
+    mutationFn: purgeCases,
+    onSuccess: (_d, codes) => done(t('recycle.purged', { count: codes.length })),
+  });
   const empty = useMutation({ mutationFn: emptyRecycleBin, onSuccess: () => done(t('recycle.emptied')) });
 
   const confirmPurge = (codes: string[]) =>
@@ -94,13 +100,25 @@ export default function RecycleBinPage() {
       }
     >
       <Space style={{ marginBottom: 16 }}>
-        <Button data-testid="recycle-batch-restore" disabled={selected.length === 0} loading={restore.isPending} onClick={() => restore.mutate(selected)}>
+        <Button
+          data-testid="recycle-batch-restore"
+          disabled={selected.length === 0}
+          loading={restore.isPending}
+          onClick={() => restore.mutate(selected)}
+        >
           {t('recycle.restore')}
         </Button>
-        <Button danger data-testid="recycle-batch-purge" disabled={selected.length === 0} onClick={() => confirmPurge(selected)}>
+        <Button
+          danger
+          data-testid="recycle-batch-purge"
+          disabled={selected.length === 0}
+          onClick={() => confirmPurge(selected)}
+        >
           {t('recycle.purge')}
         </Button>
-        {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+        {selected.length ? (
+          <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>
+        ) : null}
       </Space>
       <Table<CaseSummary>
         rowKey="caseCode"
@@ -110,7 +128,9 @@ export default function RecycleBinPage() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-        onRow={(r) => ({ 'data-testid': `recycle-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(r) =>
+          ({ 'data-testid': `recycle-row-${r.caseCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>
+        }
         pagination={{
           current: query.pageNum,
           pageSize: query.pageSize,

@@ -6,9 +6,18 @@ export type { DashboardPeriod, LineChart };
 /** Clinic: cases created per day; laboratory: orders received per day. */
 export const lineChart = (period: DashboardPeriod) => http.post<LineChart>('user/lineChart', { period });
 /** Orders accepted per day (clinic: its orders accepted by laboratories; laboratory: the ones it accepted). */
-export const acceptOrderLineChart = (period: DashboardPeriod) => http.post<LineChart>('user/acceptOrderLineChart', { period });
+export const acceptOrderLineChart = (period: DashboardPeriod) =>
+  http.post<LineChart>('user/acceptOrderLineChart', { period });
 
 export const lineChartQuery = (period: DashboardPeriod) =>
-  queryOptions({ queryKey: ['dashboard', 'lineChart', period], queryFn: () => lineChart(period), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: ['dashboard', 'lineChart', period],
+    queryFn: () => lineChart(period),
+    placeholderData: keepPreviousData,
+  });
 export const acceptOrderLineChartQuery = (period: DashboardPeriod) =>
-  queryOptions({ queryKey: ['dashboard', 'acceptOrderLineChart', period], queryFn: () => acceptOrderLineChart(period), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: ['dashboard', 'acceptOrderLineChart', period],
+    queryFn: () => acceptOrderLineChart(period),
+    placeholderData: keepPreviousData,
+  });

@@ -9,7 +9,8 @@ import TrendChart, { chartGeometry, xTickIndexes, yScale, yTicks } from './Trend
 
 afterEach(cleanup);
 
-const days = (counts: number[]) => counts.map((count, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, count }));
+const days = (counts: number[]) =>
+  counts.map((count, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, count }));
 const coords = (d: string) => [...d.matchAll(/[ML](-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 
 describe('trend chart geometry', () => {
@@ -59,12 +60,19 @@ describe('trend chart', () => {
     const titles = [...el.querySelectorAll('[data-testid="trend-points"] circle title')].map((t) => t.textContent);
     expect(titles).toEqual(['2026-11-01: 1', '2026-11-02: 4', '2026-11-03: 2', '2026-11-04: 0', '2026-11-05: 3']);
     // y axis 0–4 and some dates on the x axis.
-    expect([...el.querySelectorAll('[data-testid="trend-y-axis"] text')].map((t) => t.textContent)).toEqual(['0', '1', '2', '3', '4']);
+    expect([...el.querySelectorAll('[data-testid="trend-y-axis"] text')].map((t) => t.textContent)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
     expect(el.querySelectorAll('[data-testid="trend-x-axis"] text').length).toBeGreaterThan(1);
   });
 
   it("writes the axis dates in the reader's language", async () => {
-    const ticks = (el: HTMLElement) => [...el.querySelectorAll('[data-testid="trend-x-axis"] text')].map((t) => t.textContent);
+    const ticks = (el: HTMLElement) =>
+      [...el.querySelectorAll('[data-testid="trend-x-axis"] text')].map((t) => t.textContent);
     localeStore.set({ lang: 'de', antd: undefined });
     dayjs.locale('de');
     const de = await render(<TrendChart points={days([1, 2])} label="x" />);

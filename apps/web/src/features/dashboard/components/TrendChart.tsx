@@ -113,10 +113,17 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
   );
   const text = (p: TrendPoint) => (pointText ? pointText(p.date, p.count) : `${p.date}: ${p.count}`);
   const total = points.reduce((s, p) => s + p.count, 0);
-  const summary = points.length ? `${label}: ${total} (${formatDate(points[0]!.date)} – ${formatDate(points[points.length - 1]!.date)})` : label;
+  const summary = points.length
+    ? `${label}: ${total} (${formatDate(points[0]!.date)} – ${formatDate(points[points.length - 1]!.date)})`
+    : label;
   // Axis dates in the reader's own order and separators (11/22, 22.11., 22/11…); months for long periods.
   const { lang } = useLocale();
-  const tickFormat = new Intl.DateTimeFormat(lang, points.length > 120 ? { year: 'numeric', month: 'short', timeZone: 'UTC' } : { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
+  const tickFormat = new Intl.DateTimeFormat(
+    lang,
+    points.length > 120
+      ? { year: 'numeric', month: 'short', timeZone: 'UTC' }
+      : { month: 'numeric', day: 'numeric', timeZone: 'UTC' },
+  );
   const tick = (date: string) => {
     const d = new Date(`${date}T00:00:00Z`);
     return Number.isNaN(d.getTime()) ? date : tickFormat.format(d);
@@ -164,7 +171,14 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
             const y = geo.y(v);
             return (
               <g key={v}>
-                <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y} y2={y} stroke={token.colorBorderSecondary} strokeDasharray={v === 0 ? undefined : '3 3'} />
+                <line
+                  x1={MARGIN.left}
+                  x2={width - MARGIN.right}
+                  y1={y}
+                  y2={y}
+                  stroke={token.colorBorderSecondary}
+                  strokeDasharray={v === 0 ? undefined : '3 3'}
+                />
                 <text x={MARGIN.left - 6} y={y} dy="0.32em" textAnchor="end">
                   {v}
                 </text>
@@ -174,24 +188,60 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
         </g>
         {/* x axis: a few dates */}
         <g data-testid="trend-x-axis" fontSize={11} fill={token.colorTextSecondary}>
-          <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.baseline} y2={geo.baseline} stroke={token.colorBorder} />
+          <line
+            x1={MARGIN.left}
+            x2={width - MARGIN.right}
+            y1={geo.baseline}
+            y2={geo.baseline}
+            stroke={token.colorBorder}
+          />
           {xTicks.map((i) => (
-            <text key={i} x={geo.points[i]!.x} y={geo.baseline + 18} textAnchor={i === 0 && points.length > 1 ? 'start' : i === points.length - 1 && points.length > 1 ? 'end' : 'middle'}>
+            <text
+              key={i}
+              x={geo.points[i]!.x}
+              y={geo.baseline + 18}
+              textAnchor={
+                i === 0 && points.length > 1 ? 'start' : i === points.length - 1 && points.length > 1 ? 'end' : 'middle'
+              }
+            >
               {tick(points[i]!.date)}
             </text>
           ))}
         </g>
         {points.length === 0 ? (
-          <text x={width / 2} y={(MARGIN.top + geo.baseline) / 2} textAnchor="middle" fontSize={13} fill={token.colorTextTertiary} data-testid="trend-empty">
+          <text
+            x={width / 2}
+            y={(MARGIN.top + geo.baseline) / 2}
+            textAnchor="middle"
+            fontSize={13}
+            fill={token.colorTextTertiary}
+            data-testid="trend-empty"
+          >
             {emptyText}
           </text>
         ) : (
           <>
             <path d={geo.area} fill={`url(#${gradientId})`} stroke="none" data-testid="trend-area" />
-            <path d={geo.line} fill="none" stroke={stroke} strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" data-testid="trend-line" />
+            <path
+              d={geo.line}
+              fill="none"
+              stroke={stroke}
+              strokeWidth={2}
+              strokeLinejoin="round"
+              strokeLinecap="round"
+              data-testid="trend-line"
+            />
             <g data-testid="trend-points">
               {points.map((p, i) => (
-                <circle key={p.date + i} cx={geo.points[i]!.x} cy={geo.points[i]!.y} r={dotRadius} fill={token.colorBgContainer} stroke={stroke} strokeWidth={1.5}>
+                <circle
+                  key={p.date + i}
+                  cx={geo.points[i]!.x}
+                  cy={geo.points[i]!.y}
+                  r={dotRadius}
+                  fill={token.colorBgContainer}
+                  stroke={stroke}
+                  strokeWidth={1.5}
+                >
                   <title>{text(p)}</title>
                 </circle>
               ))}
@@ -203,7 +253,14 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
             <line x1={hp.x} x2={hp.x} y1={MARGIN.top} y2={geo.baseline} stroke={token.colorTextQuaternary} />
             <circle cx={hp.x} cy={hp.y} r={4.5} fill={stroke} stroke={token.colorBgContainer} strokeWidth={2} />
             <rect x={tipX} y={2} width={tipW} height={22} rx={4} fill={token.colorBgSpotlight} opacity={0.9} />
-            <text x={tipX + tipW / 2} y={13} dy="0.32em" textAnchor="middle" fontSize={12} fill={token.colorTextLightSolid}>
+            <text
+              x={tipX + tipW / 2}
+              y={13}
+              dy="0.32em"
+              textAnchor="middle"
+              fontSize={12}
+              fill={token.colorTextLightSolid}
+            >
               {tipText}
             </text>
           </g>

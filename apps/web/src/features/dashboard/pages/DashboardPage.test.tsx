@@ -12,7 +12,10 @@ import { signInAs } from '../../../test/session';
 let index: IndexDashboard;
 const chart = (period: string, base: number): LineChart => {
   const n = Number.parseInt(period, 10);
-  const points = Array.from({ length: n }, (_, i) => ({ date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, count: (i * base) % 5 }));
+  const points = Array.from({ length: n }, (_, i) => ({
+    date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    count: (i * base) % 5,
+  }));
   return { total: points.reduce((s, p) => s + p.count, 0), points };
 };
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
@@ -24,7 +27,11 @@ const { calls } = mockServer((path, body) => {
   return pending();
 });
 
-const order = (orderCode: string, status: IndexDashboard['recentOrders'][number]['status'], patientName: string | null = 'Jane Roe') => ({
+const order = (
+  orderCode: string,
+  status: IndexDashboard['recentOrders'][number]['status'],
+  patientName: string | null = 'Jane Roe',
+) => ({
   orderCode,
   orderType: 'restoration',
   status,
@@ -46,7 +53,13 @@ const order = (orderCode: string, status: IndexDashboard['recentOrders'][number]
 function dashboard(side: 'clinic' | 'lab'): IndexDashboard {
   return {
     side,
-    cases: { total: side === 'clinic' ? 42 : 0, byStatus: [{ status: 'uploaded', count: 30 }, { status: 'sent', count: 12 }] },
+    cases: {
+      total: side === 'clinic' ? 42 : 0,
+      byStatus: [
+        { status: 'uploaded', count: 30 },
+        { status: 'sent', count: 12 },
+      ],
+    },
     orders: {
       total: 23,
       byStatus: [
@@ -59,7 +72,18 @@ function dashboard(side: 'clinic' | 'lab'): IndexDashboard {
     },
     partners: 6,
     unreadMessages: 7,
-    recentCases: side === 'clinic' ? [{ caseCode: 'CASE-1', name: 'Upper crown', patientName: 'Jane Roe', status: 'sent', createdAt: '2026-11-20T10:00:00Z' }] : [],
+    recentCases:
+      side === 'clinic'
+        ? [
+            {
+              caseCode: 'CASE-1',
+              name: 'Upper crown',
+              patientName: 'Jane Roe',
+              status: 'sent',
+              createdAt: '2026-11-20T10:00:00Z',
+            },
+          ]
+        : [],
     recentOrders: [order('ORD-1', 'accepted'), order('ORD-2', 'pending', null)],
   };
 }
@@ -79,10 +103,17 @@ describe('dashboard', () => {
     index = dashboard('lab');
     signInAs(3);
     await render();
-    await waitFor(() => stat('orders') && $('dashboard-chart-cases')?.querySelector('[data-testid="trend-line"]') && $('dashboard-chart-accepted')?.querySelector('[data-testid="trend-line"]'));
+    await waitFor(
+      () =>
+        stat('orders') &&
+        $('dashboard-chart-cases')?.querySelector('[data-testid="trend-line"]') &&
+        $('dashboard-chart-accepted')?.querySelector('[data-testid="trend-line"]'),
+    );
     expect($('dashboard-lab')).not.toBeNull();
     expect($('dashboard-clinic')).toBeNull();
-    expect(calls.map((c) => c.path)).toEqual(expect.arrayContaining(['user/indexDashboard', 'user/lineChart', 'user/acceptOrderLineChart']));
+    expect(calls.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['user/indexDashboard', 'user/lineChart', 'user/acceptOrderLineChart']),
+    );
     expect(stat('orders')).toBe('23');
     expect(stat('pending')).toBe('3');
     expect(stat('accepted')).toBe('5');
@@ -117,7 +148,9 @@ describe('dashboard', () => {
     expect(stat('completed')).toBe('9');
     expect(stat('partners')).toBe('6');
     expect(stat('unread')).toBe('7');
-    expect($('dashboard-recent-cases')?.querySelector('a[href="/case-management/detail/CASE-1"]')?.textContent).toBe('Upper crown');
+    expect($('dashboard-recent-cases')?.querySelector('a[href="/case-management/detail/CASE-1"]')?.textContent).toBe(
+      'Upper crown',
+    );
     expect($('dashboard-order-ORD-1')?.textContent).toContain('Alpha Lab');
 
     const lineBodies = () => calls.filter((c) => c.path === 'user/lineChart').map((c) => c.body);
@@ -129,7 +162,11 @@ describe('dashboard', () => {
 
     expect($('dashboard-period')).not.toBeNull();
     await act(async () => $('dashboard-period-7d')!.click());
-    await waitFor(() => $('dashboard-chart-cases')!.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!.match(/[ML]/g)?.length === 7);
+    await waitFor(
+      () =>
+        $('dashboard-chart-cases')!.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!.match(/[ML]/g)
+          ?.length === 7,
+    );
     expect(lineBodies()).toEqual([{ period: '30d' }, { period: '7d' }]);
     expect(acceptBodies()).toEqual([{ period: '30d' }, { period: '7d' }]);
     const after = $('dashboard-chart-cases')!.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!;

@@ -1,5 +1,19 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Button, Card, Col, Descriptions, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -78,7 +92,11 @@ function StatCard({ side, stat, loading }: { side: Side; stat: Stat; loading: bo
 function OrderStatusTag({ order, t }: { order: RecentOrder; t: TFunction }) {
   return (
     <Space size={4} wrap>
-      <Tag color={ORDER_STATUS_COLORS[order.status] ?? 'default'} data-status={order.status} style={{ marginInlineEnd: 0 }}>
+      <Tag
+        color={ORDER_STATUS_COLORS[order.status] ?? 'default'}
+        data-status={order.status}
+        style={{ marginInlineEnd: 0 }}
+      >
         {t(`orderStatus.${order.status}`, { defaultValue: order.status })}
       </Tag>
       {order.status === 'accepted' && order.processing ? (
@@ -90,11 +108,14 @@ function OrderStatusTag({ order, t }: { order: RecentOrder; t: TFunction }) {
   );
 }
 
-
 function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }) {
   const { t } = useTranslation('dashboard');
   const columns: ColumnsType<RecentCase> = [
-    { title: t('recent.caseName'), dataIndex: 'name', render: (v: string, c) => <Link to={caseDetailPath(c.caseCode)}>{v || c.caseCode}</Link> },
+    {
+      title: t('recent.caseName'),
+      dataIndex: 'name',
+      render: (v: string, c) => <Link to={caseDetailPath(c.caseCode)}>{v || c.caseCode}</Link>,
+    },
     { title: t('recent.patient'), dataIndex: 'patientName' },
     {
       title: t('recent.status'),
@@ -108,7 +129,12 @@ function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }
     { title: t('recent.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
   ];
   return (
-    <Card title={t('recent.cases')} extra={<Link to="/case-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-cases" style={{ height: '100%' }}>
+    <Card
+      title={t('recent.cases')}
+      extra={<Link to="/case-management">{t('recent.viewAll')}</Link>}
+      data-testid="dashboard-recent-cases"
+      style={{ height: '100%' }}
+    >
       <Table<RecentCase>
         size="small"
         rowKey="caseCode"
@@ -127,7 +153,11 @@ function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }
 function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]; loading: boolean }) {
   const { t } = useTranslation('dashboard');
   const columns: ColumnsType<RecentOrder> = [
-    { title: t('recent.orderCode'), dataIndex: 'orderCode', render: (v: string) => <Link to={orderDetailPath(v)}>{v}</Link> },
+    {
+      title: t('recent.orderCode'),
+      dataIndex: 'orderCode',
+      render: (v: string) => <Link to={orderDetailPath(v)}>{v}</Link>,
+    },
     { title: t('recent.caseName'), dataIndex: 'caseName' },
     side === 'clinic'
       ? { title: t('recent.lab'), key: 'partner', render: (_, o) => o.lab.name }
@@ -135,13 +165,19 @@ function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]
     {
       title: t('recent.patient'),
       dataIndex: 'patientName',
-      render: (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('recent.notShared')}</Typography.Text> : v),
+      render: (v: string | null) =>
+        v === null ? <Typography.Text type="secondary">{t('recent.notShared')}</Typography.Text> : v,
     },
     { title: t('recent.status'), key: 'status', render: (_, o) => <OrderStatusTag order={o} t={t} /> },
     { title: t('recent.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
   ];
   return (
-    <Card title={t('recent.orders')} extra={<Link to="/order-management">{t('recent.viewAll')}</Link>} data-testid="dashboard-recent-orders" style={{ height: '100%' }}>
+    <Card
+      title={t('recent.orders')}
+      extra={<Link to="/order-management">{t('recent.viewAll')}</Link>}
+      data-testid="dashboard-recent-orders"
+      style={{ height: '100%' }}
+    >
       <Table<RecentOrder>
         size="small"
         rowKey="orderCode"
@@ -157,19 +193,43 @@ function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]
   );
 }
 
-function ChartCard({ testId, title, data, loading, color }: { testId: string; title: string; data: LineChart | undefined; loading: boolean; color?: string }) {
+function ChartCard({
+  testId,
+  title,
+  data,
+  loading,
+  color,
+}: {
+  testId: string;
+  title: string;
+  data: LineChart | undefined;
+  loading: boolean;
+  color?: string;
+}) {
   const { t } = useTranslation('dashboard');
   const skeleton = <Skeleton.Node active style={{ width: '100%', height: 220 }} />;
   return (
     <Card
       title={title}
       data-testid={testId}
-      extra={data ? <Typography.Text type="secondary" data-testid={`${testId}-total`} data-total={data.total}>{t('chart.total', { n: data.total })}</Typography.Text> : null}
+      extra={
+        data ? (
+          <Typography.Text type="secondary" data-testid={`${testId}-total`} data-total={data.total}>
+            {t('chart.total', { n: data.total })}
+          </Typography.Text>
+        ) : null
+      }
       style={{ height: '100%' }}
     >
       {data ? (
         <Suspense fallback={skeleton}>
-          <TrendChart points={data.points} label={title} color={color} emptyText={t('chart.noData')} pointText={(date, count) => t('chart.point', { date: formatDate(date), n: count })} />
+          <TrendChart
+            points={data.points}
+            label={title}
+            color={color}
+            emptyText={t('chart.noData')}
+            pointText={(date, count) => t('chart.point', { date: formatDate(date), n: count })}
+          />
         </Suspense>
       ) : loading ? (
         skeleton
@@ -228,12 +288,20 @@ function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
             aria-label={t('period.label')}
             value={period}
             onChange={setPeriod}
-            options={PERIODS.map((p) => ({ value: p, label: <span data-testid={`dashboard-period-${p}`}>{t(`period.${p}`)}</span> }))}
+            options={PERIODS.map((p) => ({
+              value: p,
+              label: <span data-testid={`dashboard-period-${p}`}>{t(`period.${p}`)}</span>,
+            }))}
           />
         </Space>
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>
-            <ChartCard testId="dashboard-chart-cases" title={t(side === 'clinic' ? 'chart.cases' : 'chart.received')} data={cases.data} loading={cases.isFetching} />
+            <ChartCard
+              testId="dashboard-chart-cases"
+              title={t(side === 'clinic' ? 'chart.cases' : 'chart.received')}
+              data={cases.data}
+              loading={cases.isFetching}
+            />
           </Col>
           <Col xs={24} xl={12}>
             <ChartCard
@@ -280,7 +348,9 @@ function GenericDashboard({ user }: { user: UserInfo }) {
       <Typography.Paragraph type="secondary">{t('dashboard.generic')}</Typography.Paragraph>
       <Descriptions column={1} size="small">
         <Descriptions.Item label={t('dashboard.organization')}>{user.organization.name}</Descriptions.Item>
-        <Descriptions.Item label={t('dashboard.type')}>{t(`orgType.${type}`, { defaultValue: String(type) })}</Descriptions.Item>
+        <Descriptions.Item label={t('dashboard.type')}>
+          {t(`orgType.${type}`, { defaultValue: String(type) })}
+        </Descriptions.Item>
         <Descriptions.Item label={t('dashboard.role')}>{roleLabel(t, user.role.name)}</Descriptions.Item>
       </Descriptions>
     </Card>

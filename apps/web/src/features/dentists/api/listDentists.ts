@@ -5,4 +5,5 @@ import { http } from '../../../lib/http';
 
 export type Dentist = z.infer<typeof DentistSchema>;
 export const listDentists = () => http.post<{ list: Dentist[] }>('dentist/list', {});
-export const listDentistsQuery = () => queryOptions({ queryKey: ['dentists'], queryFn: listDentists, staleTime: 60_000 });
+export const listDentistsQuery = () =>
+  queryOptions({ queryKey: ['dentists'], queryFn: listDentists, staleTime: 60_000 });

@@ -101,7 +101,9 @@ export default function DentistPanel() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         pagination={false}
-        onRow={(d) => ({ 'data-testid': `dentist-row-${d.id}`, 'data-name': d.name }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(d) =>
+          ({ 'data-testid': `dentist-row-${d.id}`, 'data-name': d.name }) as React.HTMLAttributes<HTMLElement>
+        }
       />
       <Modal
         open={editing !== null}

@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
 
 /** An OEM hands its scanners to the dealer (by organization code) that sells them. */
-export const assignDealer = (body: { serialNumbers: string[]; dealerCode: string }) => http.post<{ count: number }>('equipment/assignDealer', body);
+export const assignDealer = (body: { serialNumbers: string[]; dealerCode: string }) =>
+  http.post<{ count: number }>('equipment/assignDealer', body);

@@ -6,8 +6,14 @@ import { http } from '../../../lib/http';
 export type LabRef = z.infer<typeof LabRefSchema>;
 
 /** Limit type 1: the laboratories a clinic's scanner may send to. */
-export const listDesignatedLabs = (serialNumber: string) => http.post<{ list: LabRef[] }>('equipment/listDesignatedLabs', { serialNumber });
+export const listDesignatedLabs = (serialNumber: string) =>
+  http.post<{ list: LabRef[] }>('equipment/listDesignatedLabs', { serialNumber });
 export const designatedLabsQuery = (serialNumber: string) =>
-  queryOptions({ queryKey: ['devices', 'designatedLabs', serialNumber], queryFn: () => listDesignatedLabs(serialNumber), staleTime: 0 });
+  queryOptions({
+    queryKey: ['devices', 'designatedLabs', serialNumber],
+    queryFn: () => listDesignatedLabs(serialNumber),
+    staleTime: 0,
+  });
 /** Replaces the list; lab codes are the partner laboratories' organization codes. */
-export const saveDesignatedLabs = (body: { serialNumber: string; labCodes: string[] }) => http.post<null>('equipment/saveDesignatedLabs', body);
+export const saveDesignatedLabs = (body: { serialNumber: string; labCodes: string[] }) =>
+  http.post<null>('equipment/saveDesignatedLabs', body);

@@ -4,7 +4,11 @@ import { httpModule, mockServer } from '../../../test/http-mock';
 import { importCatalog } from './importCatalog';
 
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
-const server = mockServer((path) => (path === 'equipment/import_product_catalog' ? Promise.resolve({ imported: 2, errors: [] }) : Promise.reject(new Error(path))));
+const server = mockServer((path) =>
+  path === 'equipment/import_product_catalog'
+    ? Promise.resolve({ imported: 2, errors: [] })
+    : Promise.reject(new Error(path)),
+);
 
 describe('catalogue import', () => {
   it('posts the file as the multipart field "file"; lib/http shows a failure (not silent)', async () => {

@@ -9,6 +9,7 @@ export interface DeviceQuery {
   pageSize: number;
   keyword?: string;
 }
-export const listDevices = (q: DeviceQuery) => http.post<{ total: number; list: Device[] }>('equipment/listEquipment', q);
+export const listDevices = (q: DeviceQuery) =>
+  http.post<{ total: number; list: Device[] }>('equipment/listEquipment', q);
 export const listDevicesQuery = (q: DeviceQuery) =>
   queryOptions({ queryKey: ['devices', q], queryFn: () => listDevices(q), placeholderData: keepPreviousData });

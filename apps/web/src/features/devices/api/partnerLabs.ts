@@ -12,10 +12,12 @@ export async function listPartnerLabs(): Promise<LabRef[]> {
   for (let pageNum = 1; pageNum <= MAX_PAGES; pageNum++) {
     const page = await listPartners({ tab: 'mine', pageNum, pageSize: PAGE_SIZE });
     for (const p of page.list) {
-      if (p.status === PartnerStatus.Accepted && p.organization.code) out.set(p.organization.code, { code: p.organization.code, name: p.organization.name });
+      if (p.status === PartnerStatus.Accepted && p.organization.code)
+        out.set(p.organization.code, { code: p.organization.code, name: p.organization.name });
     }
     if (page.list.length < PAGE_SIZE || pageNum * PAGE_SIZE >= page.total) break;
   }
   return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
-export const partnerLabsQuery = () => queryOptions({ queryKey: ['partners', 'labs'], queryFn: listPartnerLabs, staleTime: 60_000 });
+export const partnerLabsQuery = () =>
+  queryOptions({ queryKey: ['partners', 'labs'], queryFn: listPartnerLabs, staleTime: 60_000 });

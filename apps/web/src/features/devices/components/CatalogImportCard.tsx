@@ -54,17 +54,33 @@ export function CatalogImportCard({ onImported }: { onImported: () => void }) {
           }}
         />
         <Space wrap>
-          <Button icon={<UploadOutlined />} loading={upload.isPending} data-testid="catalog-choose" onClick={() => inputRef.current?.click()}>
+          <Button
+            icon={<UploadOutlined />}
+            loading={upload.isPending}
+            data-testid="catalog-choose"
+            onClick={() => inputRef.current?.click()}
+          >
             {t('catalog.choose')}
           </Button>
           {fileName ? <Typography.Text type="secondary">{fileName}</Typography.Text> : null}
         </Space>
         {result && result.errors.length === 0 ? (
-          <Alert type="success" showIcon data-testid="catalog-result" title={t('catalog.imported', { n: result.imported })} />
+          <Alert
+            type="success"
+            showIcon
+            data-testid="catalog-result"
+            title={t('catalog.imported', { n: result.imported })}
+          />
         ) : null}
         {result && result.errors.length > 0 ? (
           <>
-            <Alert type="error" showIcon data-testid="catalog-nothing-imported" title={t('catalog.nothingImported')} description={t('catalog.fixAndRetry')} />
+            <Alert
+              type="error"
+              showIcon
+              data-testid="catalog-nothing-imported"
+              title={t('catalog.nothingImported')}
+              description={t('catalog.fixAndRetry')}
+            />
             <div data-testid="catalog-errors">
               <Table<RowError>
                 size="small"
@@ -73,7 +89,12 @@ export function CatalogImportCard({ onImported }: { onImported: () => void }) {
                 dataSource={result.errors}
                 onRow={(e) => ({ 'data-testid': `catalog-error-${e.row}` }) as React.HTMLAttributes<HTMLElement>}
                 columns={[
-                  { title: t('catalog.row'), dataIndex: 'row', width: 90, render: (v: number) => (v > 0 ? v : t('catalog.wholeFile')) },
+                  {
+                    title: t('catalog.row'),
+                    dataIndex: 'row',
+                    width: 90,
+                    render: (v: number) => (v > 0 ? v : t('catalog.wholeFile')),
+                  },
                   { title: t('catalog.reason'), dataIndex: 'reason' },
                 ]}
               />

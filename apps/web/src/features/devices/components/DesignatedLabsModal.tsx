@@ -11,14 +11,25 @@ import type { Device } from '../api/listDevices';
 /** The choices: the accepted partner laboratories, plus any designated one that is no longer a partner (so it can be removed). */
 export function labChoices(partners: readonly LabRef[], current: readonly LabRef[]): (LabRef & { partner: boolean })[] {
   const codes = new Set(partners.map((l) => l.code));
-  return [...partners.map((l) => ({ ...l, partner: true })), ...current.filter((l) => !codes.has(l.code)).map((l) => ({ ...l, partner: false }))];
+  return [
+    ...partners.map((l) => ({ ...l, partner: true })),
+    ...current.filter((l) => !codes.has(l.code)).map((l) => ({ ...l, partner: false })),
+  ];
 }
 
 /**
  * A clinic's scanner with limit type 1 sends only to the laboratories designated here, chosen among the
  * clinic's accepted partner laboratories. Read-only without the device edit permission.
  */
-export function DesignatedLabsModal({ device, canEdit, onClose }: { device: Device | null; canEdit: boolean; onClose: () => void }) {
+export function DesignatedLabsModal({
+  device,
+  canEdit,
+  onClose,
+}: {
+  device: Device | null;
+  canEdit: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('devices');
   const qc = useQueryClient();
   const open = device !== null;
@@ -35,9 +46,14 @@ export function DesignatedLabsModal({ device, canEdit, onClose }: { device: Devi
   }, [open, current.data]);
   useEffect(() => setFilter(''), [open, serial]);
 
-  const choices = useMemo(() => labChoices(partners.data ?? [], current.data?.list ?? []), [partners.data, current.data]);
+  const choices = useMemo(
+    () => labChoices(partners.data ?? [], current.data?.list ?? []),
+    [partners.data, current.data],
+  );
   const needle = filter.trim().toLowerCase();
-  const shown = needle ? choices.filter((l) => l.name.toLowerCase().includes(needle) || l.code.toLowerCase().includes(needle)) : choices;
+  const shown = needle
+    ? choices.filter((l) => l.name.toLowerCase().includes(needle) || l.code.toLowerCase().includes(needle))
+    : choices;
 
   const save = useMutation({
     mutationFn: saveDesignatedLabs,
@@ -55,7 +71,12 @@ export function DesignatedLabsModal({ device, canEdit, onClose }: { device: Devi
       title={t('designated.title', { name: device?.name || device?.serialNumber || '' })}
       okText={t('common:save')}
       cancelText={canEdit ? t('common:cancel') : t('designated.close')}
-      okButtonProps={{ loading: save.isPending, disabled: !current.data, 'data-testid': 'designated-labs-save', style: canEdit ? undefined : { display: 'none' } }}
+      okButtonProps={{
+        loading: save.isPending,
+        disabled: !current.data,
+        'data-testid': 'designated-labs-save',
+        style: canEdit ? undefined : { display: 'none' },
+      }}
       onOk={() => canEdit && save.mutate({ serialNumber: serial, labCodes: chosen })}
       onCancel={onClose}
       destroyOnHidden
@@ -66,7 +87,13 @@ export function DesignatedLabsModal({ device, canEdit, onClose }: { device: Devi
           {canEdit ? (
             <Space orientation="vertical" size={8} style={{ width: '100%' }}>
               {choices.length > 8 ? (
-                <Input allowClear placeholder={t('designated.filter')} value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="designated-labs-filter" />
+                <Input
+                  allowClear
+                  placeholder={t('designated.filter')}
+                  value={filter}
+                  onChange={(e) => setFilter(e.target.value)}
+                  data-testid="designated-labs-filter"
+                />
               ) : null}
               {partners.data && choices.length === 0 ? (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('designated.noPartners')} />
@@ -94,7 +121,9 @@ export function DesignatedLabsModal({ device, canEdit, onClose }: { device: Devi
                   </Checkbox.Group>
                 </div>
               )}
-              {current.data && chosen.length === 0 ? <Alert type="warning" showIcon title={t('designated.noneChosen')} /> : null}
+              {current.data && chosen.length === 0 ? (
+                <Alert type="warning" showIcon title={t('designated.noneChosen')} />
+              ) : null}
               <Typography.Text type="secondary" data-testid="designated-labs-count">
                 {t('designated.selected', { n: chosen.length })}
               </Typography.Text>

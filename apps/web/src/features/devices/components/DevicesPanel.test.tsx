@@ -10,7 +10,9 @@ import { signInAs } from '../../../test/session';
 
 // No server: list calls stay pending (the list comes from the seeded cache); the import answers with row errors.
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
-const { calls: posts } = mockServer((path) => (path === 'equipment/assignDealer' ? Promise.resolve({ count: 1 }) : pending()));
+const { calls: posts } = mockServer((path) =>
+  path === 'equipment/assignDealer' ? Promise.resolve({ count: 1 }) : pending(),
+);
 const importCatalog = vi.fn();
 vi.mock('../api/importCatalog', () => ({ importCatalog: (file: File) => importCatalog(file) }));
 
@@ -20,14 +22,25 @@ afterEach(() => {
 });
 
 const device = {
-  serialNumber: 'SN1', model: 'X', name: 'Chair 1', status: 'Activated', localSave: true, cloudSave: false, limitType: 3,
-  warrantyDate: '2026-01-01', batteryHealth: 80, lastSeenAt: null, clinicName: null, dealerName: null,
+  serialNumber: 'SN1',
+  model: 'X',
+  name: 'Chair 1',
+  status: 'Activated',
+  localSave: true,
+  cloudSave: false,
+  limitType: 3,
+  warrantyDate: '2026-01-01',
+  batteryHealth: 80,
+  lastSeenAt: null,
+  clinicName: null,
+  dealerName: null,
 };
 
 async function render(orgType: number, permissions: string[]) {
   signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
-  const seed = (qc: QueryClient) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
+  const seed = (qc: QueryClient) =>
+    qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
   return (await renderWithQuery(<DevicesPanel />, { fresh: true, seed })).host;
 }
 
@@ -50,7 +63,13 @@ describe('scanners panel', () => {
   });
 
   it('OEM: catalogue import shows row errors; assign to dealer sends the selection', async () => {
-    importCatalog.mockResolvedValueOnce({ imported: 0, errors: [{ row: 3, reason: 'missing model' }, { row: 5, reason: 'bad limitType' }] });
+    importCatalog.mockResolvedValueOnce({
+      imported: 0,
+      errors: [
+        { row: 3, reason: 'missing model' },
+        { row: 5, reason: 'bad limitType' },
+      ],
+    });
     const el = await render(5, ['device:view', 'device:edit', 'device:import', 'device:assign']);
     expect(el.querySelector('input[data-testid="device-activate-serial"]')).toBeNull();
     const input = el.querySelector<HTMLInputElement>('input[data-testid="catalog-file"]')!;
@@ -90,6 +109,9 @@ describe('scanners panel', () => {
     await act(async () => document.querySelector<HTMLButtonElement>('[data-testid="assign-dealer-submit"]')!.click());
     await flush();
     await flush();
-    expect(posts.find((p) => p.path === 'equipment/assignDealer')?.body).toEqual({ serialNumbers: ['SN1'], dealerCode: 'D-100' });
+    expect(posts.find((p) => p.path === 'equipment/assignDealer')?.body).toEqual({
+      serialNumbers: ['SN1'],
+      dealerCode: 'D-100',
+    });
   });
 });

@@ -115,16 +115,31 @@ export default function DevicesPanel() {
     {
       title: t('status'),
       dataIndex: 'status',
-      render: (v: string) => <Tag color={STATUS_COLORS[v] ?? 'default'}>{t(`statusName.${v}`, { defaultValue: v })}</Tag>,
+      render: (v: string) => (
+        <Tag color={STATUS_COLORS[v] ?? 'default'}>{t(`statusName.${v}`, { defaultValue: v })}</Tag>
+      ),
     },
-    { title: t('localSave'), dataIndex: 'localSave', render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>) },
-    { title: t('cloudSave'), dataIndex: 'cloudSave', render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>) },
+    {
+      title: t('localSave'),
+      dataIndex: 'localSave',
+      render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>),
+    },
+    {
+      title: t('cloudSave'),
+      dataIndex: 'cloudSave',
+      render: (v: boolean) => (v ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>),
+    },
     {
       title: t('limitType'),
       key: 'limitType',
       render: (_, d) => (
         <Space size={4} wrap>
-          <Tag color={LIMIT_COLORS[d.limitType] ?? 'default'} data-testid={`device-limit-${d.serialNumber}`} data-limit={d.limitType} style={{ marginInlineEnd: 0 }}>
+          <Tag
+            color={LIMIT_COLORS[d.limitType] ?? 'default'}
+            data-testid={`device-limit-${d.serialNumber}`}
+            data-limit={d.limitType}
+            style={{ marginInlineEnd: 0 }}
+          >
             {t(`limit.${d.limitType}`, { defaultValue: String(d.limitType) })}
           </Tag>
           {isClinic && d.limitType === LIMIT_TYPES.designated ? (
@@ -145,7 +160,12 @@ export default function DevicesPanel() {
     {
       title: t('batteryHealth'),
       dataIndex: 'batteryHealth',
-      render: (v: number | null) => (v == null ? '' : <Progress percent={v} size="small" style={{ width: 120 }} status={v < 30 ? 'exception' : 'normal'} />),
+      render: (v: number | null) =>
+        v == null ? (
+          ''
+        ) : (
+          <Progress percent={v} size="small" style={{ width: 120 }} status={v < 30 ? 'exception' : 'normal'} />
+        ),
     },
     { title: t('lastSeenAt'), dataIndex: 'lastSeenAt', render: (v: string | null) => formatDateTime(v) },
   ];
@@ -196,7 +216,12 @@ export default function DevicesPanel() {
               : undefined
           }
           dataSource={list.data?.list ?? []}
-          onRow={(d) => ({ 'data-testid': `device-row-${d.serialNumber}`, 'data-name': d.name ?? '' }) as React.HTMLAttributes<HTMLElement>}
+          onRow={(d) =>
+            ({
+              'data-testid': `device-row-${d.serialNumber}`,
+              'data-name': d.name ?? '',
+            }) as React.HTMLAttributes<HTMLElement>
+          }
           pagination={{
             current: query.pageNum,
             pageSize: query.pageSize,
@@ -207,15 +232,34 @@ export default function DevicesPanel() {
       </Card>
       {isClinic ? (
         <Card title={t('activateTitle')}>
-          <Form form={activateForm} layout="inline" onFinish={(v) => activate.mutate({ serialNumber: v.serialNumber.trim(), activationCode: v.activationCode.trim() })}>
-            <Form.Item name="serialNumber" label={t('serialNumber')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
+          <Form
+            form={activateForm}
+            layout="inline"
+            onFinish={(v) =>
+              activate.mutate({ serialNumber: v.serialNumber.trim(), activationCode: v.activationCode.trim() })
+            }
+          >
+            <Form.Item
+              name="serialNumber"
+              label={t('serialNumber')}
+              rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}
+            >
               <Input data-testid="device-activate-serial" />
             </Form.Item>
-            <Form.Item name="activationCode" label={t('activationCode')} rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}>
+            <Form.Item
+              name="activationCode"
+              label={t('activationCode')}
+              rules={[required, { max: FIELD_MAX.code, message: t('common:tooLong', { n: FIELD_MAX.code }) }]}
+            >
               <Input data-testid="device-activate-code" />
             </Form.Item>
             <Form.Item>
-              <Button type="primary" htmlType="submit" loading={activate.isPending} data-testid="device-activate-submit">
+              <Button
+                type="primary"
+                htmlType="submit"
+                loading={activate.isPending}
+                data-testid="device-activate-submit"
+              >
                 {t('activate')}
               </Button>
             </Form.Item>
@@ -226,7 +270,9 @@ export default function DevicesPanel() {
         <CatalogImportCard onImported={refresh} />
       </Access>
       {isOem ? <CertifiedLabsCard canEdit={can('device:import')} /> : null}
-      {isClinic ? <DesignatedLabsModal device={designating} canEdit={can('device:edit')} onClose={() => setDesignating(null)} /> : null}
+      {isClinic ? (
+        <DesignatedLabsModal device={designating} canEdit={can('device:edit')} onClose={() => setDesignating(null)} />
+      ) : null}
       <Modal
         open={renaming !== null}
         title={t('rename')}
@@ -237,8 +283,16 @@ export default function DevicesPanel() {
         onCancel={() => setRenaming(null)}
         forceRender
       >
-        <Form form={nameForm} layout="vertical" onFinish={(v) => renaming && rename.mutate({ serialNumber: renaming.serialNumber, name: v.name.trim() })}>
-          <Form.Item name="name" label={t('name')} rules={[required, { max: FIELD_MAX.name, message: t('common:tooLong', { n: FIELD_MAX.name }) }]}>
+        <Form
+          form={nameForm}
+          layout="vertical"
+          onFinish={(v) => renaming && rename.mutate({ serialNumber: renaming.serialNumber, name: v.name.trim() })}
+        >
+          <Form.Item
+            name="name"
+            label={t('name')}
+            rules={[required, { max: FIELD_MAX.name, message: t('common:tooLong', { n: FIELD_MAX.name }) }]}
+          >
             <Input data-testid="device-rename-input" />
           </Form.Item>
         </Form>
@@ -254,7 +308,11 @@ export default function DevicesPanel() {
         forceRender
       >
         <Typography.Paragraph type="secondary">{t('assign.selected', { n: selected.length })}</Typography.Paragraph>
-        <Form form={assignForm} layout="vertical" onFinish={(v) => assign.mutate({ serialNumbers: selected, dealerCode: v.dealerCode.trim() })}>
+        <Form
+          form={assignForm}
+          layout="vertical"
+          onFinish={(v) => assign.mutate({ serialNumbers: selected, dealerCode: v.dealerCode.trim() })}
+        >
           <Form.Item
             name="dealerCode"
             label={t('assign.dealerCode')}

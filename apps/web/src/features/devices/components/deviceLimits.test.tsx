@@ -14,12 +14,27 @@ const server = mockServer();
 const { calls } = server;
 
 const device = (serialNumber: string, limitType: number) => ({
-  serialNumber, model: 'X', name: `Chair ${serialNumber}`, status: 'Activated', localSave: true, cloudSave: true, limitType,
-  warrantyDate: null, batteryHealth: null, lastSeenAt: null, clinicName: null, dealerName: null,
+  serialNumber,
+  model: 'X',
+  name: `Chair ${serialNumber}`,
+  status: 'Activated',
+  localSave: true,
+  cloudSave: true,
+  limitType,
+  warrantyDate: null,
+  batteryHealth: null,
+  lastSeenAt: null,
+  clinicName: null,
+  dealerName: null,
 });
 const partner = (partnerCode: string, status: number, code: string | null, name: string) => ({
-  partnerCode, status, organization: { code, name, type: 3, city: null, country: null }, initiatedByMe: true, invitedEmail: null,
-  createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+  partnerCode,
+  status,
+  organization: { code, name, type: 3, city: null, country: null },
+  initiatedByMe: true,
+  invitedEmail: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
 });
 
 afterEach(cleanup);
@@ -34,7 +49,9 @@ const checkbox = (code: string) => {
 async function render(orgType: number, permissions: string[], devices: ReturnType<typeof device>[]) {
   signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
-  await renderWithQuery(<DevicesPanel />, { seed: (qc) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: devices.length, list: devices }) });
+  await renderWithQuery(<DevicesPanel />, {
+    seed: (qc) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: devices.length, list: devices }),
+  });
   await flush();
 }
 
@@ -42,7 +59,13 @@ describe('device limits', () => {
   it('shows each limit type as a tag; a clinic edits the designated laboratories of a limit-type-1 scanner', async () => {
     server.answer = (path) => {
       if (path === 'equipment/listEquipment') return pending();
-      if (path === 'equipment/listDesignatedLabs') return Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }, { code: 'LAB-OLD', name: 'Former Lab' }] });
+      if (path === 'equipment/listDesignatedLabs')
+        return Promise.resolve({
+          list: [
+            { code: 'LAB-A', name: 'Alpha Lab' },
+            { code: 'LAB-OLD', name: 'Former Lab' },
+          ],
+        });
       if (path === 'partner/list')
         return Promise.resolve({
           total: 4,
@@ -57,7 +80,11 @@ describe('device limits', () => {
       return pending();
     };
     await render(2, ['device:view', 'device:edit'], [device('SN1', 1), device('SN2', 2), device('SN3', 3)]);
-    for (const [serial, type] of [['SN1', '1'], ['SN2', '2'], ['SN3', '3']]) {
+    for (const [serial, type] of [
+      ['SN1', '1'],
+      ['SN2', '2'],
+      ['SN3', '3'],
+    ]) {
       const tag = $(`device-limit-${serial}`)!;
       expect(tag.classList.contains('ant-tag')).toBe(true);
       expect(tag.getAttribute('data-limit')).toBe(type);
@@ -83,13 +110,21 @@ describe('device limits', () => {
     expect(checkbox('LAB-B')?.checked).toBe(true);
     await click($('designated-labs-save'));
     await waitFor(() => calls.some((c) => c.path === 'equipment/saveDesignatedLabs'));
-    expect(calls.find((c) => c.path === 'equipment/saveDesignatedLabs')?.body).toEqual({ serialNumber: 'SN1', labCodes: ['LAB-A', 'LAB-B'] });
+    expect(calls.find((c) => c.path === 'equipment/saveDesignatedLabs')?.body).toEqual({
+      serialNumber: 'SN1',
+      labCodes: ['LAB-A', 'LAB-B'],
+    });
   });
 
   it('OEM: the certified laboratories card lists them and saves the typed codes', async () => {
     let saved: string[] = [];
     server.answer = (path, body) => {
-      if (path === 'equipment/listCertifiedLabs') return Promise.resolve({ list: saved.length ? saved.map((code) => ({ code, name: `Lab ${code}` })) : [{ code: 'LAB-A', name: 'Alpha Lab' }] });
+      if (path === 'equipment/listCertifiedLabs')
+        return Promise.resolve({
+          list: saved.length
+            ? saved.map((code) => ({ code, name: `Lab ${code}` }))
+            : [{ code: 'LAB-A', name: 'Alpha Lab' }],
+        });
       if (path === 'equipment/saveCertifiedLabs') {
         saved = (body as { labCodes: string[] }).labCodes;
         return Promise.resolve(null);
@@ -113,14 +148,19 @@ describe('device limits', () => {
     await type($('certified-labs-input'), 'LAB-D');
     await click($('certified-labs-save'));
     await waitFor(() => $('certified-lab-LAB-D')?.textContent?.includes('Lab LAB-D'));
-    expect(calls.find((c) => c.path === 'equipment/saveCertifiedLabs')?.body).toEqual({ labCodes: ['LAB-B', 'LAB-C', 'LAB-D'] });
+    expect(calls.find((c) => c.path === 'equipment/saveCertifiedLabs')?.body).toEqual({
+      labCodes: ['LAB-B', 'LAB-C', 'LAB-D'],
+    });
     // Back to the list, reloaded.
     expect($('certified-labs-save')).toBeNull();
     expect($('certified-lab-LAB-D')?.textContent).toContain('Lab LAB-D');
   });
 
   it('OEM without the import permission sees the list without editing', async () => {
-    server.answer = (path) => (path === 'equipment/listCertifiedLabs' ? Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }] }) : pending());
+    server.answer = (path) =>
+      path === 'equipment/listCertifiedLabs'
+        ? Promise.resolve({ list: [{ code: 'LAB-A', name: 'Alpha Lab' }] })
+        : pending();
     await render(5, ['device:view'], [device('SN1', 2)]);
     await waitFor(() => $('certified-lab-LAB-A'));
     expect($('certified-lab-LAB-A')).not.toBeNull();
@@ -130,7 +170,15 @@ describe('device limits', () => {
 
 describe('helpers', () => {
   it('lab choices keep designated laboratories that are no longer partners', () => {
-    expect(labChoices([{ code: 'A', name: 'a' }], [{ code: 'A', name: 'a' }, { code: 'Z', name: 'z' }])).toEqual([
+    expect(
+      labChoices(
+        [{ code: 'A', name: 'a' }],
+        [
+          { code: 'A', name: 'a' },
+          { code: 'Z', name: 'z' },
+        ],
+      ),
+    ).toEqual([
       { code: 'A', name: 'a', partner: true },
       { code: 'Z', name: 'z', partner: false },
     ]);

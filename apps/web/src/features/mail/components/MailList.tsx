@@ -22,8 +22,7 @@ export function MailList({ mails, loading }: { mails: Mail[]; loading?: boolean 
       renderItem={(m) => (
         <List.Item key={m.id} data-testid="mail-item">
           <div className="mail-item">
-            <Typography.Text strong>{m.subject}</Typography.Text>{' '}
-            <Tag>{m.status}</Tag>
+            <Typography.Text strong>{m.subject}</Typography.Text> <Tag>{m.status}</Tag>
             <div className="muted">
               {t('to')}: {m.to} · {formatDateTime(m.createdAt)}
             </div>

@@ -25,8 +25,19 @@ export default function DemoMailboxPage() {
         <Alert type="info" showIcon title={t('demo.disabled')} />
       ) : (
         <>
-          <Alert type="warning" showIcon title={t('demo.notice')} className="form-alert" />
-          <Form layout="inline" initialValues={{ email }} onFinish={(v: { email: string }) => setParams({ email: v.email.trim() })}>
+          <Alert
+            type="warning"
+            showIcon
+            title={t('demo.notice')}
+            description={t('demo.scope')}
+            className="form-alert"
+            data-testid="mailbox-scope"
+          />
+          <Form
+            layout="inline"
+            initialValues={{ email }}
+            onFinish={(v: { email: string }) => setParams({ email: v.email.trim() })}
+          >
             <Form.Item name="email" rules={[{ required: true, message: t('common:required') }]} style={{ flex: 1 }}>
               <Input type="email" placeholder={t('demo.email')} data-testid="mailbox-email" />
             </Form.Item>

@@ -24,4 +24,9 @@ export interface SysMsgList {
 }
 export const listSysMsg = (q: SysMsgQuery) => http.post<SysMsgList>('msg/listSysMsg', q);
 export const listSysMsgQuery = (q: SysMsgQuery) =>
-  queryOptions({ queryKey: ['notifications', 'list', q], queryFn: () => listSysMsg(q), placeholderData: keepPreviousData, staleTime: 0 });
+  queryOptions({
+    queryKey: ['notifications', 'list', q],
+    queryFn: () => listSysMsg(q),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });

@@ -37,8 +37,22 @@ const msg = (id: number, p: Partial<SysMsg> = {}): SysMsg => ({
 
 let qc: QueryClient;
 beforeEach(() => {
-  unread = { total: 2, counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }], latest: msg(5) };
-  sysList = { total: 2, list: [msg(5), msg(4, { msgType: 2, read: true, title: 'New message on ORD-4' })], counts: [{ msgType: 2, count: 1 }, { msgType: 5, count: 1 }] };
+  unread = {
+    total: 2,
+    counts: [
+      { msgType: 2, count: 1 },
+      { msgType: 5, count: 1 },
+    ],
+    latest: msg(5),
+  };
+  sysList = {
+    total: 2,
+    list: [msg(5), msg(4, { msgType: 2, read: true, title: 'New message on ORD-4' })],
+    counts: [
+      { msgType: 2, count: 1 },
+      { msgType: 5, count: 1 },
+    ],
+  };
 });
 afterEach(cleanup);
 
@@ -106,7 +120,11 @@ describe('notification bell', () => {
     await poll();
     expect($('notification-popup')).toBeNull();
 
-    unread = { total: 3, counts: [{ msgType: 5, count: 3 }], latest: msg(6, { title: 'Order ORD-6 shipped', content: 'Tracking 1Z999' }) };
+    unread = {
+      total: 3,
+      counts: [{ msgType: 5, count: 3 }],
+      latest: msg(6, { title: 'Order ORD-6 shipped', content: 'Tracking 1Z999' }),
+    };
     await poll();
     await waitFor(() => $('notification-popup'));
     const popup = $('notification-popup');
@@ -159,8 +177,14 @@ describe('notification bell', () => {
 
     // The order messages tab asks for type 2 only.
     await click($('notification-tab-2'));
-    await waitFor(() => calls.some((c) => c.path === 'msg/listSysMsg' && (c.body as { msgType?: number }).msgType === 2));
-    expect(calls.filter((c) => c.path === 'msg/listSysMsg').map((c) => c.body)).toContainEqual({ pageNum: 1, pageSize: 20, msgType: 2 });
+    await waitFor(() =>
+      calls.some((c) => c.path === 'msg/listSysMsg' && (c.body as { msgType?: number }).msgType === 2),
+    );
+    expect(calls.filter((c) => c.path === 'msg/listSysMsg').map((c) => c.body)).toContainEqual({
+      pageNum: 1,
+      pageSize: 20,
+      msgType: 2,
+    });
 
     await click($('notification-read-all'));
     await waitFor(() => calls.some((c) => c.path === 'msg/read'));
@@ -186,7 +210,10 @@ describe('pop-up rule', () => {
     expect(nextPopup(5, msg(7))).toEqual({ seen: 7, popup: msg(7) });
   });
   it('tab counts', () => {
-    const counts = [{ msgType: 2, count: 3 }, { msgType: 5, count: 4 }];
+    const counts = [
+      { msgType: 2, count: 3 },
+      { msgType: 5, count: 4 },
+    ];
     expect(tabCount(counts, 'all')).toBe(7);
     expect(tabCount(counts, 2)).toBe(3);
     expect(tabCount([], 5)).toBe(0);

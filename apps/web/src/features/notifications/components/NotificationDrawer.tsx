@@ -6,7 +6,14 @@ import type { SysMsg } from '@portal/contracts';
 import { useViewport } from '../../../lib/device';
 import { useBackClose } from '../../../lib/useBackClose';
 import { notify } from '../../../lib/notify';
-import { listSysMsgQuery, MSG_TYPES, SYS_MSG_TABS, type SysMsgList, type SysMsgQuery, type SysMsgTab } from '../api/listSysMsg';
+import {
+  listSysMsgQuery,
+  MSG_TYPES,
+  SYS_MSG_TABS,
+  type SysMsgList,
+  type SysMsgQuery,
+  type SysMsgTab,
+} from '../api/listSysMsg';
 import { useOpenNotification, useReadMsg } from '../api/useOpenNotification';
 import { formatDateTime } from '../../../lib/dates';
 
@@ -38,7 +45,12 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
   useBackClose(open, onClose);
   useEffect(() => setPageNum(1), [tab, unreadOnly]);
 
-  const query: SysMsgQuery = { pageNum, pageSize: PAGE_SIZE, ...(tab === 'all' ? {} : { msgType: tab }), ...(unreadOnly ? { unreadOnly: true } : {}) };
+  const query: SysMsgQuery = {
+    pageNum,
+    pageSize: PAGE_SIZE,
+    ...(tab === 'all' ? {} : { msgType: tab }),
+    ...(unreadOnly ? { unreadOnly: true } : {}),
+  };
   const list = useQuery({ ...listSysMsgQuery(query), enabled: open });
   const readAll = useReadMsg(() => notify.success(t('allRead')));
   const openMsg = useOpenNotification();
@@ -49,7 +61,8 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
 
   const tabLabel = (key: SysMsgTab) => {
     const n = tabCount(counts, key);
-    const name = key === 'all' ? t('tabs.all') : key === MSG_TYPES.orderMessage ? t('tabs.orderMessages') : t('tabs.workOrders');
+    const name =
+      key === 'all' ? t('tabs.all') : key === MSG_TYPES.orderMessage ? t('tabs.orderMessages') : t('tabs.workOrders');
     return (
       <span data-testid={`notification-tab-${key}`}>
         {name}
@@ -88,7 +101,12 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {t('unreadOnly')}
               </Typography.Text>
-              <Switch size="small" checked={unreadOnly} onChange={setUnreadOnly} data-testid="notification-unread-only" />
+              <Switch
+                size="small"
+                checked={unreadOnly}
+                onChange={setUnreadOnly}
+                data-testid="notification-unread-only"
+              />
             </Space>
           }
         />
@@ -122,10 +140,18 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
                       <Badge status={msg.read ? 'default' : 'processing'} />
                       <div style={{ minWidth: 0 }}>
                         <div style={{ fontWeight: msg.read ? 400 : 600 }}>{msg.title}</div>
-                        <div style={{ color: token.colorTextSecondary, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{msg.content}</div>
+                        <div
+                          style={{ color: token.colorTextSecondary, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                        >
+                          {msg.content}
+                        </div>
                         <Space size={8} style={{ marginTop: 4 }}>
                           <Tag color={TYPE_COLORS[msg.msgType] ?? 'default'} style={{ marginInlineEnd: 0 }}>
-                            {msg.msgType === MSG_TYPES.orderMessage ? t('type.orderMessage') : msg.msgType === MSG_TYPES.workOrder ? t('type.workOrder') : msg.msgType}
+                            {msg.msgType === MSG_TYPES.orderMessage
+                              ? t('type.orderMessage')
+                              : msg.msgType === MSG_TYPES.workOrder
+                                ? t('type.workOrder')
+                                : msg.msgType}
                           </Tag>
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                             {msg.code} · {formatDateTime(msg.createdAt)}

@@ -2,4 +2,5 @@ import { http } from '../../../lib/http';
 import type { CreateOrderBody, OrderDetail } from './types';
 
 /** Silent: the send dialog shows the refusal (required fields, device limits, partnership) itself. */
-export const createOrder = (body: CreateOrderBody) => http.post<{ list: OrderDetail[] }>('order/create', body, { silent: true });
+export const createOrder = (body: CreateOrderBody) =>
+  http.post<{ list: OrderDetail[] }>('order/create', body, { silent: true });

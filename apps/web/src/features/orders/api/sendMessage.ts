@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
 import type { OrderMessage } from './types';
 
-export const sendMessage = (body: { orderCode: string; content: string; attachmentCodes: string[] }) => http.post<OrderMessage>('msg/send', body);
+export const sendMessage = (body: { orderCode: string; content: string; attachmentCodes: string[] }) =>
+  http.post<OrderMessage>('msg/send', body);

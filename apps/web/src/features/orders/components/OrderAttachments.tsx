@@ -14,7 +14,13 @@ import { PlainList } from './PlainList';
 import { formatDateTime } from '../../../lib/dates';
 
 /** Files either side added to the order (photos, notes, pdf), with an upload for more. */
-export function OrderAttachments({ orderCode, attachments }: { orderCode: string; attachments: readonly OrderAttachment[] }) {
+export function OrderAttachments({
+  orderCode,
+  attachments,
+}: {
+  orderCode: string;
+  attachments: readonly OrderAttachment[];
+}) {
   const { t } = useTranslation('orders');
   const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -37,7 +43,12 @@ export function OrderAttachments({ orderCode, attachments }: { orderCode: string
   return (
     <div data-testid="order-attachments">
       <Space style={{ marginBottom: 12 }} wrap>
-        <Button icon={<UploadOutlined />} loading={upload.isPending} data-testid="order-attachment-upload" onClick={() => input.current?.click()}>
+        <Button
+          icon={<UploadOutlined />}
+          loading={upload.isPending}
+          data-testid="order-attachment-upload"
+          onClick={() => input.current?.click()}
+        >
           {t('attachment.upload')}
         </Button>
         <Typography.Text type="secondary">{t('attachment.hint')}</Typography.Text>

@@ -9,7 +9,15 @@ import type { ExportFormat, OrderExportInput } from '../api/types';
 import { saveBlob } from '../../../lib/download';
 
 /** Exports the orders the list's filters match (all pages) as a spreadsheet or CSV file. */
-export function OrderExportDialog({ open, body, onClose }: { open: boolean; body: (format: ExportFormat) => OrderExportInput; onClose: () => void }) {
+export function OrderExportDialog({
+  open,
+  body,
+  onClose,
+}: {
+  open: boolean;
+  body: (format: ExportFormat) => OrderExportInput;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('orders');
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   useBackClose(open, onClose);
@@ -32,7 +40,11 @@ export function OrderExportDialog({ open, body, onClose }: { open: boolean; body
       destroyOnHidden
     >
       <Typography.Paragraph>{t('export.hint')}</Typography.Paragraph>
-      <Radio.Group value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} aria-label={t('export.format')}>
+      <Radio.Group
+        value={format}
+        onChange={(e) => setFormat(e.target.value as ExportFormat)}
+        aria-label={t('export.format')}
+      >
         <Space orientation="vertical">
           {ORDER_EXPORT_FORMATS.map((f) => (
             <Radio key={f} value={f} data-testid={`order-export-format-${f}`}>

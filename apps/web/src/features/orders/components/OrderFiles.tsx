@@ -19,7 +19,13 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
   const { t: tc } = useTranslation('cases');
   const [viewing, setViewing] = useState<CaseFile[] | null>(null);
   useBackClose(viewing !== null, () => setViewing(null));
-  const groups = useMemo(() => FILE_KINDS.map((kind) => ({ kind, files: files.filter((f) => f.kind === kind) })).filter((g) => g.files.length > 0), [files]);
+  const groups = useMemo(
+    () =>
+      FILE_KINDS.map((kind) => ({ kind, files: files.filter((f) => f.kind === kind) })).filter(
+        (g) => g.files.length > 0,
+      ),
+    [files],
+  );
 
   const download = async (f: CaseFile) => {
     try {
@@ -42,7 +48,12 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
                 {tc(`kind.${kind}`)} ({group.length})
               </Typography.Title>
               {models.length > 1 ? (
-                <Button size="small" icon={<EyeOutlined />} data-testid="order-file-view-models" onClick={() => setViewing(models)}>
+                <Button
+                  size="small"
+                  icon={<EyeOutlined />}
+                  data-testid="order-file-view-models"
+                  onClick={() => setViewing(models)}
+                >
                   {tc('file.viewAllModels')}
                 </Button>
               ) : null}
@@ -60,7 +71,13 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
                     <Typography.Text type="secondary">{sizeText(f.size)}</Typography.Text>
                   </Space>
                   <Space wrap>
-                    <Button size="small" icon={<EyeOutlined />} disabled={!isViewable(f)} data-testid={`order-file-open-${f.fileCode}`} onClick={() => setViewing([f])}>
+                    <Button
+                      size="small"
+                      icon={<EyeOutlined />}
+                      disabled={!isViewable(f)}
+                      data-testid={`order-file-open-${f.fileCode}`}
+                      onClick={() => setViewing([f])}
+                    >
                       {tc('file.view')}
                     </Button>
                     <Button
@@ -79,7 +96,12 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
           </div>
         );
       })}
-      <FileViewerModal files={viewing} onClose={() => setViewing(null)} allModelsTitle={tc('file.viewAllModels')} testId="order-file-viewer" />
+      <FileViewerModal
+        files={viewing}
+        onClose={() => setViewing(null)}
+        allModelsTitle={tc('file.viewAllModels')}
+        testId="order-file-viewer"
+      />
     </div>
   );
 }

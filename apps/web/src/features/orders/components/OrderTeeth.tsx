@@ -11,11 +11,17 @@ const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
 /** An order's prescription: the chart with the chosen teeth and, per tooth, what the laboratory is to make. */
 export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; system: ToothNumberingSystem }) {
   const { t } = useTranslation('orders');
-  if (teeth.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
+  if (teeth.length === 0)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
   const ordered = sortTeeth(teeth.map((i) => i.number)).map((n) => teeth.find((i) => i.number === n)!);
   const text = (v: string | undefined) => v || '—';
   const columns: ColumnsType<ToothItem> = [
-    { title: t('tooth.number'), key: 'number', fixed: 'left', render: (_, r) => <strong data-testid={`order-tooth-label-${r.number}`}>{toothLabel(r.number, system)}</strong> },
+    {
+      title: t('tooth.number'),
+      key: 'number',
+      fixed: 'left',
+      render: (_, r) => <strong data-testid={`order-tooth-label-${r.number}`}>{toothLabel(r.number, system)}</strong>,
+    },
     { title: t('tooth.shade'), key: 'shade', render: (_, r) => text(r.shade) },
     { title: t('tooth.crownCategory'), key: 'crownCategory', render: (_, r) => text(r.crownCategory) },
     { title: t('tooth.crownType'), key: 'crownType', render: (_, r) => text(r.crownType) },

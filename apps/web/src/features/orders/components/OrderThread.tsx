@@ -87,9 +87,12 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         }}
       >
         <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
-          {m.senderName} · {m.senderOrganization} · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+          {m.senderName || t('common:formerUser')} · {m.senderOrganization} ·{' '}
+          <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
         </Typography.Text>
-        {m.content ? <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.content}</Typography.Paragraph> : null}
+        {m.content ? (
+          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.content}</Typography.Paragraph>
+        ) : null}
         {m.attachments.length ? (
           <Space wrap size={4} style={{ marginTop: 4 }}>
             {m.attachments.map((a) => (
@@ -103,17 +106,33 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
 
   return (
     <div data-testid="order-thread">
-      <div ref={log} style={{ maxHeight: 420, overflowY: 'auto', marginBottom: 12 }} role="log" aria-live="polite" aria-label={t('thread.title')}>
+      <div
+        ref={log}
+        style={{ maxHeight: 420, overflowY: 'auto', marginBottom: 12 }}
+        role="log"
+        aria-live="polite"
+        aria-label={t('thread.title')}
+      >
         {thread.hasNextPage ? (
           <div style={{ textAlign: 'center', marginBottom: 8 }}>
-            <Button size="small" type="link" loading={thread.isFetchingNextPage} onClick={() => void thread.fetchNextPage()} data-testid="thread-older">
+            <Button
+              size="small"
+              type="link"
+              loading={thread.isFetchingNextPage}
+              onClick={() => void thread.fetchNextPage()}
+              data-testid="thread-older"
+            >
               {t('thread.older')}
             </Button>
           </div>
         ) : null}
         {thread.isPending ? <Spin /> : null}
-        {thread.isError && !thread.data ? <Alert type="error" showIcon title={messageOf(thread.error, errorText)} /> : null}
-        {!thread.isPending && messages.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('thread.empty')} /> : null}
+        {thread.isError && !thread.data ? (
+          <Alert type="error" showIcon title={messageOf(thread.error, errorText)} />
+        ) : null}
+        {!thread.isPending && messages.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('thread.empty')} />
+        ) : null}
         {messages.map(bubble)}
       </div>
       <Input.TextArea
@@ -142,10 +161,22 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         </Space>
       ) : null}
       <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
-        <Button icon={<PaperClipOutlined />} data-testid="thread-attach" onClick={() => fileInput.current?.click()} disabled={send.isPending}>
+        <Button
+          icon={<PaperClipOutlined />}
+          data-testid="thread-attach"
+          onClick={() => fileInput.current?.click()}
+          disabled={send.isPending}
+        >
           {t('thread.attach')}
         </Button>
-        <Button type="primary" icon={<SendOutlined />} data-testid="thread-send" disabled={!canSend} loading={send.isPending} onClick={() => send.mutate()}>
+        <Button
+          type="primary"
+          icon={<SendOutlined />}
+          data-testid="thread-send"
+          disabled={!canSend}
+          loading={send.isPending}
+          onClick={() => send.mutate()}
+        >
           {t('thread.send')}
         </Button>
       </Space>

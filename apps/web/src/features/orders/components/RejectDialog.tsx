@@ -4,7 +4,19 @@ import { FIELD_MAX } from '@portal/contracts';
 import { useBackClose } from '../../../lib/useBackClose';
 
 /** The laboratory turns down one or more orders; the clinic reads the reason in the timeline. */
-export function RejectDialog({ open, count, busy, onClose, onSubmit }: { open: boolean; count: number; busy: boolean; onClose: () => void; onSubmit: (reason: string) => void }) {
+export function RejectDialog({
+  open,
+  count,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  open: boolean;
+  count: number;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (reason: string) => void;
+}) {
   const { t } = useTranslation('orders');
   const [form] = Form.useForm<{ reason: string }>();
   useBackClose(open, onClose);

@@ -39,7 +39,12 @@ export default function RequiredFieldsEditor() {
   const dirty = saved.data ? !sameRules(draft, saved.data.rules) : false;
 
   const columns: ColumnsType<Treatment> = [
-    { title: t('field.workTypes'), key: 'workType', fixed: 'left', render: (_, w) => tc(`treatment.${w}`, { defaultValue: w }) },
+    {
+      title: t('field.workTypes'),
+      key: 'workType',
+      fixed: 'left',
+      render: (_, w) => tc(`treatment.${w}`, { defaultValue: w }),
+    },
     ...PRESCRIPTION_FIELDS.map((f) => ({
       title: t(`tooth.${f}`),
       key: f,
@@ -63,10 +68,20 @@ export default function RequiredFieldsEditor() {
       extra={
         editable ? (
           <Space>
-            <Button data-testid="required-reset" disabled={!dirty || save.isPending} onClick={() => saved.data && setDraft(saved.data.rules)}>
+            <Button
+              data-testid="required-reset"
+              disabled={!dirty || save.isPending}
+              onClick={() => saved.data && setDraft(saved.data.rules)}
+            >
               {t('rules.reset')}
             </Button>
-            <Button type="primary" data-testid="required-save" disabled={!dirty} loading={save.isPending} onClick={() => save.mutate()}>
+            <Button
+              type="primary"
+              data-testid="required-save"
+              disabled={!dirty}
+              loading={save.isPending}
+              onClick={() => save.mutate()}
+            >
               {t('common:save')}
             </Button>
           </Space>
@@ -74,7 +89,9 @@ export default function RequiredFieldsEditor() {
       }
     >
       <Typography.Paragraph type="secondary">{t('rules.hint')}</Typography.Paragraph>
-      {saved.isError ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(saved.error, errorText)} /> : null}
+      {saved.isError ? (
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(saved.error, errorText)} />
+      ) : null}
       <Table<Treatment>
         rowKey={(w) => w}
         size="small"

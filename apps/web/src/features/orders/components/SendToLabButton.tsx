@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Button, type ButtonProps } from 'antd';
 import SendOutlined from '@ant-design/icons/SendOutlined';
 import { useTranslation } from 'react-i18next';
-import { OrgType } from '@portal/contracts';
+import { OrderPermission, OrgType } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { useSession } from '../../../lib/session';
 
@@ -13,13 +13,18 @@ const SendToLabDialog = lazy(() => import('./SendToLabDialog'));
  * "Send to lab" for the case pages: shown to clinic users who may edit orders. The dialog stays mounted
  * once loaded, so it can offer to open the new order after it closes.
  */
-export function SendToLabButton({ caseCodes, treatments, onSent, ...props }: { caseCodes: string[]; treatments?: readonly string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
+export function SendToLabButton({
+  caseCodes,
+  treatments,
+  onSent,
+  ...props
+}: { caseCodes: string[]; treatments?: readonly string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
   const { t } = useTranslation('orders');
   const { user } = useSession();
   const can = useAccess();
   const [open, setOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
-  if (user?.organization.type !== OrgType.Clinic || !can('order:edit')) return null;
+  if (user?.organization.type !== OrgType.Clinic || !can(OrderPermission.Create)) return null;
   return (
     <>
       <Button
@@ -36,7 +41,13 @@ export function SendToLabButton({ caseCodes, treatments, onSent, ...props }: { c
       </Button>
       {loaded ? (
         <Suspense fallback={null}>
-          <SendToLabDialog open={open} caseCodes={caseCodes} treatments={treatments} onClose={() => setOpen(false)} onSent={onSent} />
+          <SendToLabDialog
+            open={open}
+            caseCodes={caseCodes}
+            treatments={treatments}
+            onClose={() => setOpen(false)}
+            onSent={onSent}
+          />
         </Suspense>
       ) : null}
     </>

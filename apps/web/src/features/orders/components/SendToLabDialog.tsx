@@ -82,7 +82,7 @@ export default function SendToLabDialog({
   const workTypes = Form.useWatch('workTypes', form);
   const partners = useQuery({ ...acceptedPartnersQuery(), enabled: open });
   const rules = useQuery({ ...requiredFieldsQuery(partnerCode), enabled: open && Boolean(partnerCode) });
-  const labRules = useMemo(() => (partnerCode ? rules.data?.rules ?? [] : []), [partnerCode, rules.data]);
+  const labRules = useMemo(() => (partnerCode ? (rules.data?.rules ?? []) : []), [partnerCode, rules.data]);
 
   /** The fields the laboratory requires for the work types chosen so far. */
   const required = useMemo(() => {
@@ -177,7 +177,11 @@ export default function SendToLabDialog({
           <Form<FormValues> form={form} layout="vertical" initialValues={{ sharePatientName: true, workTypes: [] }}>
             <Row gutter={16}>
               <Col xs={24} md={8}>
-                <Form.Item name="partnerCode" label={t('send.lab')} rules={[{ required: true, message: t('send.labRequired') }]}>
+                <Form.Item
+                  name="partnerCode"
+                  label={t('send.lab')}
+                  rules={[{ required: true, message: t('send.labRequired') }]}
+                >
                   <Select
                     data-testid="send-lab"
                     showSearch={{ optionFilterProp: 'label' }}
@@ -188,17 +192,32 @@ export default function SendToLabDialog({
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>
-                <Form.Item name="orderType" label={t('field.orderType')} rules={[{ required: true, message: t('send.orderTypeRequired') }]}>
-                  <Select data-testid="send-order-type" options={ORDER_TYPES.map((o) => ({ value: o, label: t(`orderType.${o}`) }))} />
+                <Form.Item
+                  name="orderType"
+                  label={t('field.orderType')}
+                  rules={[{ required: true, message: t('send.orderTypeRequired') }]}
+                >
+                  <Select
+                    data-testid="send-order-type"
+                    options={ORDER_TYPES.map((o) => ({ value: o, label: t(`orderType.${o}`) }))}
+                  />
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>
                 <Form.Item name="requestedDeliveryDate" label={t('field.requestedDeliveryDate')}>
-                  <DatePicker data-testid="send-delivery-date" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+                  <DatePicker
+                    data-testid="send-delivery-date"
+                    style={{ width: '100%' }}
+                    disabledDate={(d) => d.isBefore(dayjs(), 'day')}
+                  />
                 </Form.Item>
               </Col>
             </Row>
-            <Form.Item name="workTypes" label={t('field.workTypes')} rules={[{ required: true, type: 'array', min: 1, message: t('send.workTypesRequired') }]}>
+            <Form.Item
+              name="workTypes"
+              label={t('field.workTypes')}
+              rules={[{ required: true, type: 'array', min: 1, message: t('send.workTypesRequired') }]}
+            >
               <Select
                 data-testid="send-work-types"
                 mode="multiple"
@@ -218,7 +237,8 @@ export default function SendToLabDialog({
                   <ul style={{ margin: 0, paddingInlineStart: 20 }}>
                     {labRules.map((r) => (
                       <li key={r.workType}>
-                        {tc(`treatment.${r.workType}`, { defaultValue: r.workType })}: {r.fields.map(fieldName).join(', ')}
+                        {tc(`treatment.${r.workType}`, { defaultValue: r.workType })}:{' '}
+                        {r.fields.map(fieldName).join(', ')}
                       </li>
                     ))}
                   </ul>
@@ -227,7 +247,21 @@ export default function SendToLabDialog({
             ) : null}
             <Form.Item label={t('send.teeth')} required={required.size > 0}>
               <div style={{ maxWidth: 340, margin: '0 auto' }}>
-                <ToothChart selected={items.map((i) => i.number)} system={system} onToggle={(fdi) => setItems(itemsForTeeth(items, toggleTooth(items.map((i) => i.number), fdi)))} />
+                <ToothChart
+                  selected={items.map((i) => i.number)}
+                  system={system}
+                  onToggle={(fdi) =>
+                    setItems(
+                      itemsForTeeth(
+                        items,
+                        toggleTooth(
+                          items.map((i) => i.number),
+                          fdi,
+                        ),
+                      ),
+                    )
+                  }
+                />
               </div>
               {items.length ? (
                 <>
@@ -236,7 +270,13 @@ export default function SendToLabDialog({
                       {t('send.clearTeeth')}
                     </Button>
                   </div>
-                  <ToothItemsEditor items={items} system={system} required={required} showErrors={tried} onChange={setItems} />
+                  <ToothItemsEditor
+                    items={items}
+                    system={system}
+                    required={required}
+                    showErrors={tried}
+                    onChange={setItems}
+                  />
                 </>
               ) : (
                 <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
@@ -247,7 +287,12 @@ export default function SendToLabDialog({
             <Form.Item name="memo" label={t('field.memo')} rules={[{ max: 2000, message: t('tooLong', { n: 2000 }) }]}>
               <Input.TextArea data-testid="send-memo" rows={3} maxLength={2000} showCount />
             </Form.Item>
-            <Form.Item name="sharePatientName" label={t('field.sharePatientName')} valuePropName="checked" extra={t('send.shareHint')}>
+            <Form.Item
+              name="sharePatientName"
+              label={t('field.sharePatientName')}
+              valuePropName="checked"
+              extra={t('send.shareHint')}
+            >
               <Switch data-testid="send-share-name" />
             </Form.Item>
           </Form>
@@ -262,7 +307,8 @@ export default function SendToLabDialog({
                   <ul style={{ margin: 0, paddingInlineStart: 20 }}>
                     {missing.map((m) => (
                       <li key={m.workType} data-testid={`send-missing-${m.workType}`}>
-                        {tc(`treatment.${m.workType}`, { defaultValue: m.workType })}: {m.fields.map(fieldName).join(', ')}
+                        {tc(`treatment.${m.workType}`, { defaultValue: m.workType })}:{' '}
+                        {m.fields.map(fieldName).join(', ')}
                       </li>
                     ))}
                   </ul>
@@ -270,7 +316,9 @@ export default function SendToLabDialog({
               />
             ) : null}
           </div>
-          {serverError ? <Alert type="error" showIcon style={{ marginTop: 12 }} data-testid="send-error" title={serverError} /> : null}
+          {serverError ? (
+            <Alert type="error" showIcon style={{ marginTop: 12 }} data-testid="send-error" title={serverError} />
+          ) : null}
         </div>
       </Modal>
       <SentDialog
@@ -286,7 +334,15 @@ export default function SendToLabDialog({
 }
 
 /** After sending: open the order (one case) or the order list (several), or stay. */
-function SentDialog({ orders, onClose, onOpen }: { orders: OrderDetail[] | null; onClose: () => void; onOpen: (path: string) => void }) {
+function SentDialog({
+  orders,
+  onClose,
+  onOpen,
+}: {
+  orders: OrderDetail[] | null;
+  onClose: () => void;
+  onOpen: (path: string) => void;
+}) {
   const { t } = useTranslation('orders');
   const open = orders !== null;
   useBackClose(open, onClose);
@@ -300,7 +356,12 @@ function SentDialog({ orders, onClose, onOpen }: { orders: OrderDetail[] | null;
         subTitle={single ? t('send.sentTo', { lab: single.lab.name }) : undefined}
         extra={[
           single ? (
-            <Button key="order" type="primary" data-testid="send-open-order" onClick={() => onOpen(orderDetailPath(single.orderCode))}>
+            <Button
+              key="order"
+              type="primary"
+              data-testid="send-open-order"
+              onClick={() => onOpen(orderDetailPath(single.orderCode))}
+            >
               {t('send.openOrder')}
             </Button>
           ) : (

@@ -10,9 +10,25 @@ export interface ShipValues {
 }
 
 /** Shipping details for one or more orders: tracking number (required), ship date (today by default), expected delivery. */
-export function ShipDialog({ open, count, busy, onClose, onSubmit }: { open: boolean; count: number; busy: boolean; onClose: () => void; onSubmit: (v: ShipValues) => void }) {
+export function ShipDialog({
+  open,
+  count,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  open: boolean;
+  count: number;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (v: ShipValues) => void;
+}) {
   const { t } = useTranslation('orders');
-  const [form] = Form.useForm<{ trackingNumber: string; shipDate: Dayjs | null; estimatedDeliveryDate?: Dayjs | null }>();
+  const [form] = Form.useForm<{
+    trackingNumber: string;
+    shipDate: Dayjs | null;
+    estimatedDeliveryDate?: Dayjs | null;
+  }>();
   useBackClose(open, onClose);
   const shipDate = Form.useWatch('shipDate', form);
   return (
@@ -48,7 +64,11 @@ export function ShipDialog({ open, count, busy, onClose, onSubmit }: { open: boo
         >
           <Input data-testid="ship-tracking" autoComplete="off" />
         </Form.Item>
-        <Form.Item name="shipDate" label={t('field.shipDate')} rules={[{ required: true, message: t('ship.dateRequired') }]}>
+        <Form.Item
+          name="shipDate"
+          label={t('field.shipDate')}
+          rules={[{ required: true, message: t('ship.dateRequired') }]}
+        >
           <DatePicker data-testid="ship-date" style={{ width: '100%' }} allowClear={false} />
         </Form.Item>
         <Form.Item name="estimatedDeliveryDate" label={t('field.estimatedDeliveryDate')}>

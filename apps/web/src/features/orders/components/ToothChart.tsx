@@ -25,14 +25,18 @@ const ARCH: readonly { x: number; dy: number }[] = (() => {
     return { x: CX + RX * Math.cos(angle), dy: RY * Math.sin(angle) };
   });
   const along = [0];
-  for (let i = 1; i <= steps; i++) along.push(along[i - 1]! + Math.hypot(points[i]!.x - points[i - 1]!.x, points[i]!.dy - points[i - 1]!.dy));
+  for (let i = 1; i <= steps; i++)
+    along.push(along[i - 1]! + Math.hypot(points[i]!.x - points[i - 1]!.x, points[i]!.dy - points[i - 1]!.dy));
   const radii = UPPER_TEETH.map((fdi) => RADIUS[toothKind(fdi)]);
   const gap = (along[steps]! - radii.reduce((a, r) => a + 2 * r, 0)) / radii.length;
   let s = gap / 2;
   return radii.map((r) => {
     const at = s + r;
     s += 2 * r + gap;
-    const i = Math.min(steps, along.findIndex((d) => d >= at));
+    const i = Math.min(
+      steps,
+      along.findIndex((d) => d >= at),
+    );
     return points[i]!;
   });
 })();
@@ -76,7 +80,14 @@ export function ToothChart({
         data-selected={on ? 'true' : 'false'}
         aria-label={t('chart.tooth', { label })}
         {...(interactive
-          ? { role: 'checkbox', 'aria-checked': on, tabIndex: 0, onClick: () => onToggle?.(fdi), onKeyDown, style: { cursor: 'pointer', outline: 'none' } }
+          ? {
+              role: 'checkbox',
+              'aria-checked': on,
+              tabIndex: 0,
+              onClick: () => onToggle?.(fdi),
+              onKeyDown,
+              style: { cursor: 'pointer', outline: 'none' },
+            }
           : { role: 'img' })}
         className="tooth-chart-tooth"
       >
@@ -88,7 +99,15 @@ export function ToothChart({
           stroke={on ? token.colorPrimaryActive : token.colorBorder}
           strokeWidth={1.5}
         />
-        <text x={x} y={y} textAnchor="middle" dominantBaseline="central" fontSize={12} fill={on ? token.colorTextLightSolid : token.colorText} pointerEvents="none">
+        <text
+          x={x}
+          y={y}
+          textAnchor="middle"
+          dominantBaseline="central"
+          fontSize={12}
+          fill={on ? token.colorTextLightSolid : token.colorText}
+          pointerEvents="none"
+        >
           {label}
         </text>
       </g>

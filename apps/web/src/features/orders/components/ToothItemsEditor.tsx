@@ -16,7 +16,15 @@ const TEXT_FIELDS: { key: TextField; max: number }[] = [
 ];
 const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
 /** Read by screen readers, not shown. */
-const SR_ONLY: React.CSSProperties = { position: 'absolute', width: 1, height: 1, margin: -1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' };
+const SR_ONLY: React.CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  margin: -1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};
 
 /**
  * The prescription per chosen tooth. Fields the laboratory requires for the chosen work types are marked;
@@ -47,7 +55,8 @@ export function ToothItemsEditor({
       {required.has(f) ? <span style={SR_ONLY}> ({t('required')})</span> : null}
     </span>
   );
-  const invalid = (f: PrescriptionField, v: unknown) => showErrors && required.has(f) && (v === undefined || String(v).trim() === '');
+  const invalid = (f: PrescriptionField, v: unknown) =>
+    showErrors && required.has(f) && (v === undefined || String(v).trim() === '');
 
   const columns: ColumnsType<ToothItem> = [
     {

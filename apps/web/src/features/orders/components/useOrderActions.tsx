@@ -3,7 +3,7 @@ import { Modal, Typography } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { confirmDanger } from '../../cases/lib/confirm';
+import { confirmDanger } from '../../../lib/confirm';
 import { orderAction } from '../api/orderAction';
 import type { OrderAction, OrderActionInput, OrderActionResults } from '../api/types';
 import { failedResults } from '../lib/orderRules';
@@ -19,7 +19,10 @@ type Failure = OrderActionResults['results'][number] & { name?: string };
  * a reject reason, a confirmation to cancel). Every order answers for itself: the successes are
  * counted in a toast, the failures listed with the server's reason. `element` holds the dialogs.
  */
-export function useOrderActions({ nameOf, onDone }: { nameOf?: (orderCode: string) => string | undefined; onDone?: () => void } = {}) {
+export function useOrderActions({
+  nameOf,
+  onDone,
+}: { nameOf?: (orderCode: string) => string | undefined; onDone?: () => void } = {}) {
   const { t } = useTranslation('orders');
   const qc = useQueryClient();
   const [asking, setAsking] = useState<{ action: 'ship' | 'reject'; codes: string[] } | null>(null);
@@ -105,5 +108,5 @@ export function useOrderActions({ nameOf, onDone }: { nameOf?: (orderCode: strin
     </>
   );
 
-  return { start, element, busyAction: run.isPending ? run.variables?.action ?? null : null };
+  return { start, element, busyAction: run.isPending ? (run.variables?.action ?? null) : null };
 }

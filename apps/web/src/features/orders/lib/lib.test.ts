@@ -5,20 +5,52 @@ import { checkAttachments, MAX_ATTACHMENT_BYTES, threadOrder } from './attachmen
 import { defaultRange, initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery } from './orderQuery';
 import { allowedActions, commonActions, failedResults, sideActions, sideOf } from './orderRules';
 import { sameRules, setRuleField } from './requiredRules';
-import { cleanTooth, copyToAll, itemsForTeeth, LOWER_TEETH, setToothValue, sortTeeth, toggleTooth, toothKind, UPPER_TEETH } from './teeth';
+import {
+  cleanTooth,
+  copyToAll,
+  itemsForTeeth,
+  LOWER_TEETH,
+  setToothValue,
+  sortTeeth,
+  toggleTooth,
+  toothKind,
+  UPPER_TEETH,
+} from './teeth';
 
 describe('order list query', () => {
   const now = dayjs('2025-06-15T10:00:00');
   it('defaults to the last N days, newest first', () => {
     const s = initialOrderListState(7, now);
-    expect(toOrderListQuery(s)).toEqual({ pageNum: 1, pageSize: 20, sortOrder: 'desc', dateFrom: '2025-06-08', dateTo: '2025-06-15' });
+    expect(toOrderListQuery(s)).toEqual({
+      pageNum: 1,
+      pageSize: 20,
+      sortOrder: 'desc',
+      dateFrom: '2025-06-08',
+      dateTo: '2025-06-15',
+    });
     expect(defaultRange(0, now)[0].format('YYYY-MM-DD')).toBe('2025-05-16');
   });
   it('maps the filters, dropping empty ones', () => {
     const s = initialOrderListState(30, now);
-    const q = toOrderListQuery({ ...s, pageNum: 2, sortOrder: 'asc', filters: { range: null, status: 'shipped', orderType: ' implant ', partnerCode: 'P1' } });
-    expect(q).toEqual({ pageNum: 2, pageSize: 20, sortOrder: 'asc', status: 'shipped', orderType: 'implant', partnerCode: 'P1' });
-    expect(toOrderListQuery({ ...s, filters: { range: null, orderType: '  ', partnerCode: '' } })).toEqual({ pageNum: 1, pageSize: 20, sortOrder: 'desc' });
+    const q = toOrderListQuery({
+      ...s,
+      pageNum: 2,
+      sortOrder: 'asc',
+      filters: { range: null, status: 'shipped', orderType: ' implant ', partnerCode: 'P1' },
+    });
+    expect(q).toEqual({
+      pageNum: 2,
+      pageSize: 20,
+      sortOrder: 'asc',
+      status: 'shipped',
+      orderType: 'implant',
+      partnerCode: 'P1',
+    });
+    expect(toOrderListQuery({ ...s, filters: { range: null, orderType: '  ', partnerCode: '' } })).toEqual({
+      pageNum: 1,
+      pageSize: 20,
+      sortOrder: 'desc',
+    });
   });
   it('exports the same filters without paging', () => {
     const s = { ...initialOrderListState(30, now), pageNum: 4, filters: { range: null, status: 'pending' as const } };
@@ -59,7 +91,12 @@ describe('order rules', () => {
     expect(commonActions([], 'lab')).toEqual([]);
   });
   it('picks the failed results', () => {
-    const res = { results: [{ orderCode: 'A', ok: true, code: 200, msg: 'ok' }, { orderCode: 'B', ok: false, code: 2035, msg: 'no' }] };
+    const res = {
+      results: [
+        { orderCode: 'A', ok: true, code: 200, msg: 'ok' },
+        { orderCode: 'B', ok: false, code: 2035, msg: 'no' },
+      ],
+    };
     expect(failedResults(res)).toEqual([{ orderCode: 'B', ok: false, code: 2035, msg: 'no' }]);
   });
 });
@@ -76,7 +113,12 @@ describe('teeth', () => {
     expect(toggleTooth([11, 21], 11)).toEqual([21]);
   });
   it('tells the tooth kind', () => {
-    expect([toothKind(18), toothKind(15), toothKind(13), toothKind(41)]).toEqual(['molar', 'premolar', 'canine', 'incisor']);
+    expect([toothKind(18), toothKind(15), toothKind(13), toothKind(41)]).toEqual([
+      'molar',
+      'premolar',
+      'canine',
+      'incisor',
+    ]);
   });
   it('keeps what was entered for teeth still chosen', () => {
     const items: ToothItem[] = [{ number: 11, shade: 'A2' }, { number: 21 }];
@@ -84,14 +126,27 @@ describe('teeth', () => {
     expect(setToothValue(items, 21, 'material', 'Zirconia')[1]).toEqual({ number: 21, material: 'Zirconia' });
   });
   it('copies one prescription to all teeth, keeping their numbers', () => {
-    const items: ToothItem[] = [{ number: 11, shade: 'A2', method: 'screwRetained' }, { number: 21, shade: 'B1', implant: true }];
+    const items: ToothItem[] = [
+      { number: 11, shade: 'A2', method: 'screwRetained' },
+      { number: 21, shade: 'B1', implant: true },
+    ];
     expect(copyToAll(items, 11)).toEqual([
       { number: 11, shade: 'A2', method: 'screwRetained' },
       { number: 21, shade: 'A2', method: 'screwRetained' },
     ]);
   });
   it('cleans items for sending', () => {
-    expect(cleanTooth({ number: 11, shade: ' A2 ', material: '  ', crownType: '', implant: false, inlayCore: true, method: 'customAbutment' })).toEqual({
+    expect(
+      cleanTooth({
+        number: 11,
+        shade: ' A2 ',
+        material: '  ',
+        crownType: '',
+        implant: false,
+        inlayCore: true,
+        method: 'customAbutment',
+      }),
+    ).toEqual({
       number: 11,
       shade: 'A2',
       method: 'customAbutment',
@@ -111,7 +166,15 @@ describe('attachments and thread', () => {
     expect(r.tooLarge.map((f) => f.name)).toEqual(['big.pdf']);
   });
   it('shows the thread oldest first, once per message', () => {
-    const m = (id: number): OrderMessage => ({ id, content: `m${id}`, attachments: [], senderName: 'A', senderOrganization: 'O', mine: false, createdAt: '' });
+    const m = (id: number): OrderMessage => ({
+      id,
+      content: `m${id}`,
+      attachments: [],
+      senderName: 'A',
+      senderOrganization: 'O',
+      mine: false,
+      createdAt: '',
+    });
     expect(threadOrder([{ list: [m(5), m(4)] }, { list: [m(4), m(3)] }]).map((x) => x.id)).toEqual([3, 4, 5]);
   });
 });
@@ -125,10 +188,17 @@ describe('required field rules', () => {
       { workType: 'Crown', fields: ['shade', 'material'] },
       { workType: 'Veneer', fields: ['material'] },
     ]);
-    expect(setRuleField(rules, 'Veneer', 'material', false)).toEqual([{ workType: 'Crown', fields: ['shade', 'material'] }]);
+    expect(setRuleField(rules, 'Veneer', 'material', false)).toEqual([
+      { workType: 'Crown', fields: ['shade', 'material'] },
+    ]);
   });
   it('compares rule sets regardless of order', () => {
-    expect(sameRules([{ workType: 'Crown', fields: ['material', 'shade'] }], [{ workType: 'Crown', fields: ['shade', 'material'] }])).toBe(true);
+    expect(
+      sameRules(
+        [{ workType: 'Crown', fields: ['material', 'shade'] }],
+        [{ workType: 'Crown', fields: ['shade', 'material'] }],
+      ),
+    ).toBe(true);
     expect(sameRules([{ workType: 'Crown', fields: ['shade'] }], [])).toBe(false);
   });
 });

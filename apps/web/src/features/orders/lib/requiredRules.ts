@@ -2,12 +2,19 @@ import { PRESCRIPTION_FIELDS, TREATMENTS } from '@portal/contracts';
 import type { PrescriptionField, RequiredFieldRule } from '../api/types';
 
 /** Turns one required field of one work type on or off; rules stay in catalogue order and a rule without fields is dropped. */
-export function setRuleField(rules: readonly RequiredFieldRule[], workType: RequiredFieldRule['workType'], field: PrescriptionField, on: boolean): RequiredFieldRule[] {
+export function setRuleField(
+  rules: readonly RequiredFieldRule[],
+  workType: RequiredFieldRule['workType'],
+  field: PrescriptionField,
+  on: boolean,
+): RequiredFieldRule[] {
   const current = new Set(rules.find((r) => r.workType === workType)?.fields ?? []);
   if (on) current.add(field);
   else current.delete(field);
   const others = rules.filter((r) => r.workType !== workType);
-  const next = current.size ? [...others, { workType, fields: PRESCRIPTION_FIELDS.filter((f) => current.has(f)) }] : others;
+  const next = current.size
+    ? [...others, { workType, fields: PRESCRIPTION_FIELDS.filter((f) => current.has(f)) }]
+    : others;
   return next.sort((a, b) => TREATMENTS.indexOf(a.workType) - TREATMENTS.indexOf(b.workType));
 }
 

@@ -8,7 +8,9 @@ const CHART_ORDER = [...UPPER_TEETH, ...LOWER_TEETH];
 
 /** Teeth in chart order (upper arch left to right, then lower), so tables read like the chart. */
 export function sortTeeth(numbers: readonly number[]): number[] {
-  return [...new Set(numbers)].filter((n) => CHART_ORDER.includes(n)).sort((a, b) => CHART_ORDER.indexOf(a) - CHART_ORDER.indexOf(b));
+  return [...new Set(numbers)]
+    .filter((n) => CHART_ORDER.includes(n))
+    .sort((a, b) => CHART_ORDER.indexOf(a) - CHART_ORDER.indexOf(b));
 }
 
 export function toggleTooth(selected: readonly number[], fdi: number): number[] {
@@ -28,7 +30,12 @@ export function itemsForTeeth(items: readonly ToothItem[], selected: readonly nu
   return sortTeeth(selected).map((n) => items.find((i) => i.number === n) ?? { number: n });
 }
 
-export function setToothValue<K extends keyof ToothItem>(items: readonly ToothItem[], fdi: number, key: K, value: ToothItem[K]): ToothItem[] {
+export function setToothValue<K extends keyof ToothItem>(
+  items: readonly ToothItem[],
+  fdi: number,
+  key: K,
+  value: ToothItem[K],
+): ToothItem[] {
   return items.map((i) => (i.number === fdi ? { ...i, [key]: value } : i));
 }
 

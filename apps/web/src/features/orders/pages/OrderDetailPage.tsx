@@ -3,7 +3,7 @@ import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { normalizeToothNumbering, type ToothNumberingSystem } from '@portal/contracts';
+import { normalizeToothNumbering, ORDER_ACTION_PERMISSION, type ToothNumberingSystem } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases/components/CaseTags';
@@ -20,7 +20,6 @@ import { useOrderActions } from '../components/useOrderActions';
 import { allowedActions, sideOf, STATUS_COLORS, type Side } from '../lib/orderRules';
 import { ORDER_LIST_PATH } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
-
 
 /** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
 export default function OrderDetailPage() {
@@ -52,10 +51,16 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
   const { t } = useTranslation('orders');
   const can = useAccess();
   const actions = useOrderActions({ nameOf: () => o.caseName });
-  const available = can('order:edit') ? allowedActions(o, side) : [];
+  const available = allowedActions(o, side).filter((a) => can(ORDER_ACTION_PERMISSION[a]));
 
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="order-detail" data-order-code={o.orderCode}>
+    <Space
+      orientation="vertical"
+      size={16}
+      style={{ width: '100%' }}
+      data-testid="order-detail"
+      data-order-code={o.orderCode}
+    >
       <Card
         title={
           <Space wrap>
@@ -102,20 +107,32 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
           <Descriptions.Item label={side === 'clinic' ? t('field.lab') : t('field.clinic')}>
             <span data-testid="order-partner">{side === 'clinic' ? o.lab.name : o.clinic.name}</span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('field.orderType')}>{t(`orderType.${o.orderType}`, { defaultValue: o.orderType })}</Descriptions.Item>
+          <Descriptions.Item label={t('field.orderType')}>
+            {t(`orderType.${o.orderType}`, { defaultValue: o.orderType })}
+          </Descriptions.Item>
           <Descriptions.Item label={t('field.workTypes')}>
             <TreatmentTags treatments={o.workTypes} />
           </Descriptions.Item>
           <Descriptions.Item label={t('field.createdAt')}>{formatDateTime(o.createdAt)}</Descriptions.Item>
-          <Descriptions.Item label={t('field.requestedDeliveryDate')}>{o.requestedDeliveryDate ? formatDate(o.requestedDeliveryDate) : '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.requestedDeliveryDate')}>
+            {o.requestedDeliveryDate ? formatDate(o.requestedDeliveryDate) : '—'}
+          </Descriptions.Item>
           <Descriptions.Item label={t('field.updatedAt')}>{formatDateTime(o.updatedAt)}</Descriptions.Item>
           <Descriptions.Item label={t('field.shipDate')}>{o.shipDate ? formatDate(o.shipDate) : '—'}</Descriptions.Item>
           <Descriptions.Item label={t('field.trackingNumber')}>
-            <span data-testid="order-tracking">{o.trackingNumber ? <Typography.Text copyable>{o.trackingNumber}</Typography.Text> : '—'}</span>
+            <span data-testid="order-tracking">
+              {o.trackingNumber ? <Typography.Text copyable>{o.trackingNumber}</Typography.Text> : '—'}
+            </span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('field.estimatedDeliveryDate')}>{o.estimatedDeliveryDate ? formatDate(o.estimatedDeliveryDate) : '—'}</Descriptions.Item>
+          <Descriptions.Item label={t('field.estimatedDeliveryDate')}>
+            {o.estimatedDeliveryDate ? formatDate(o.estimatedDeliveryDate) : '—'}
+          </Descriptions.Item>
           <Descriptions.Item label={t('field.sharePatientName')}>
-            <Tag color={o.sharePatientName ? 'green' : 'default'} data-testid="order-share-name" data-shared={o.sharePatientName ? 'true' : 'false'}>
+            <Tag
+              color={o.sharePatientName ? 'green' : 'default'}
+              data-testid="order-share-name"
+              data-shared={o.sharePatientName ? 'true' : 'false'}
+            >
               {o.sharePatientName ? t('share.on') : t('share.off')}
             </Tag>
           </Descriptions.Item>
@@ -147,7 +164,10 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
               <OrderThread orderCode={o.orderCode} />
             </Card>
             <Card title={t('timeline.title')}>
-              <Timeline data-testid="order-timeline" items={o.events.map((e, i) => ({ key: i, color: eventColor(e), content: <EventLine event={e} /> }))} />
+              <Timeline
+                data-testid="order-timeline"
+                items={o.events.map((e, i) => ({ key: i, color: eventColor(e), content: <EventLine event={e} /> }))}
+              />
             </Card>
           </Space>
         </Col>
@@ -171,7 +191,10 @@ function EventLine({ event: e }: { event: OrderEvent }) {
       <Typography.Text strong>{t(`event.${e.action}`, { defaultValue: e.action })}</Typography.Text>
       <div>
         <Typography.Text type="secondary">
-          {[e.actorName, e.actorOrganization].filter(Boolean).join(' · ')} · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+          {[e.actorName || (e.actorOrganization ? t('common:formerUser') : ''), e.actorOrganization]
+            .filter(Boolean)
+            .join(' · ')}{' '}
+          · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
         </Typography.Text>
       </div>
       {e.reason ? (

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ORDER_STATUSES } from '@portal/contracts';
+import { ORDER_ACTION_PERMISSION, ORDER_STATUSES, OrderPermission } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { getPrefs } from '../../../lib/prefs';
 import { pagedTable } from '../../../lib/pagedTable';
@@ -19,7 +19,14 @@ import { OrderExportDialog } from '../components/OrderExportDialog';
 import { OrderStatusTag } from '../components/OrderStatusTag';
 import { PatientName } from '../components/PatientName';
 import { useOrderActions } from '../components/useOrderActions';
-import { initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery, type OrderFilters, type OrderListState } from '../lib/orderQuery';
+import {
+  initialOrderListState,
+  sortOrderOf,
+  toOrderExportBody,
+  toOrderListQuery,
+  type OrderFilters,
+  type OrderListState,
+} from '../lib/orderQuery';
 import { commonActions, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
 import { orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
@@ -50,7 +57,8 @@ function OrderList({ side }: { side: Side }) {
     onDone: () => setSelected([]),
   });
   const allowed = commonActions(selected, side);
-  const setFilters = (patch: Partial<OrderFilters>) => setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
+  const setFilters = (patch: Partial<OrderFilters>) =>
+    setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
 
   const columns: ColumnsType<OrderSummary> = [
     {
@@ -68,11 +76,27 @@ function OrderList({ side }: { side: Side }) {
       ),
     },
     { title: t('field.patientName'), key: 'patientName', render: (_, r) => <PatientName name={r.patientName} /> },
-    { title: side === 'clinic' ? t('field.lab') : t('field.clinic'), key: 'partner', render: (_, r) => (side === 'clinic' ? r.lab.name : r.clinic.name) },
-    { title: t('field.orderType'), key: 'orderType', render: (_, r) => t(`orderType.${r.orderType}`, { defaultValue: r.orderType }) },
+    {
+      title: side === 'clinic' ? t('field.lab') : t('field.clinic'),
+      key: 'partner',
+      render: (_, r) => (side === 'clinic' ? r.lab.name : r.clinic.name),
+    },
+    {
+      title: t('field.orderType'),
+      key: 'orderType',
+      render: (_, r) => t(`orderType.${r.orderType}`, { defaultValue: r.orderType }),
+    },
     { title: t('field.workTypes'), key: 'workTypes', render: (_, r) => <TreatmentTags treatments={r.workTypes} /> },
-    { title: t('field.status'), key: 'status', render: (_, r) => <OrderStatusTag status={r.status} processing={r.processing} /> },
-    { title: t('field.requestedDeliveryDate'), key: 'requestedDeliveryDate', render: (_, r) => (r.requestedDeliveryDate ? formatDate(r.requestedDeliveryDate) : '—') },
+    {
+      title: t('field.status'),
+      key: 'status',
+      render: (_, r) => <OrderStatusTag status={r.status} processing={r.processing} />,
+    },
+    {
+      title: t('field.requestedDeliveryDate'),
+      key: 'requestedDeliveryDate',
+      render: (_, r) => (r.requestedDeliveryDate ? formatDate(r.requestedDeliveryDate) : '—'),
+    },
     { title: t('field.trackingNumber'), key: 'trackingNumber', render: (_, r) => r.trackingNumber ?? '—' },
     {
       title: t('field.createdAt'),
@@ -84,6 +108,8 @@ function OrderList({ side }: { side: Side }) {
     },
   ];
 
+  // Each action is a button of the role's menu: only those the user's role holds are offered.
+  const permitted = sideActions(side).filter((a) => can(ORDER_ACTION_PERMISSION[a]));
   const batchButton = (a: ReturnType<typeof sideActions>[number]) => {
     const ok = allowed.includes(a);
     const button = (
@@ -94,7 +120,12 @@ function OrderList({ side }: { side: Side }) {
         type={a === 'accept' || a === 'complete' ? 'primary' : 'default'}
         disabled={!ok || actions.busyAction !== null}
         loading={actions.busyAction === a}
-        onClick={() => actions.start(a, selected.map((o) => o.orderCode))}
+        onClick={() =>
+          actions.start(
+            a,
+            selected.map((o) => o.orderCode),
+          )
+        }
       >
         {t(`action.${a}`)}
       </Button>
@@ -115,7 +146,12 @@ function OrderList({ side }: { side: Side }) {
       data-testid="orders-page"
       data-side={side}
       extra={
-        <Button icon={<ExportOutlined />} data-testid="order-export" onClick={() => setExportOpen(true)}>
+        <Button
+          icon={<ExportOutlined />}
+          data-testid="order-export"
+          hidden={!can(OrderPermission.Export)}
+          onClick={() => setExportOpen(true)}
+        >
           {t('export.button')}
         </Button>
       }
@@ -161,10 +197,12 @@ function OrderList({ side }: { side: Side }) {
           options={(partners.data ?? []).map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
         />
       </Space>
-      {can('order:edit') ? (
+      {permitted.length ? (
         <Space wrap style={{ marginBottom: 16 }} data-testid="orders-batch">
-          {sideActions(side).map(batchButton)}
-          {selected.length ? <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text> : null}
+          {permitted.map(batchButton)}
+          {selected.length ? (
+            <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>
+          ) : null}
         </Space>
       ) : null}
       <Table<OrderSummary>
@@ -177,13 +215,16 @@ function OrderList({ side }: { side: Side }) {
         dataSource={rows}
         locale={{ emptyText: <Empty description={list.isPending ? t('loading') : t('empty')} /> }}
         rowSelection={
-          can('order:edit')
+          permitted.length
             ? {
                 selectedRowKeys: selected.map((o) => o.orderCode),
                 preserveSelectedRowKeys: true,
                 onChange: (_keys, picked) => setSelected(picked.filter((o): o is OrderSummary => Boolean(o))),
                 getCheckboxProps: (r) =>
-                  ({ 'data-testid': `order-select-${r.orderCode}`, 'aria-label': t('selectOrder', { name: r.caseName }) }) as Record<string, string>,
+                  ({
+                    'data-testid': `order-select-${r.orderCode}`,
+                    'aria-label': t('selectOrder', { name: r.caseName }),
+                  }) as Record<string, string>,
               }
             : undefined
         }
@@ -208,8 +249,11 @@ function OrderList({ side }: { side: Side }) {
         })}
       />
       {actions.element}
-      <OrderExportDialog open={exportOpen} body={(format) => toOrderExportBody(state, format)} onClose={() => setExportOpen(false)} />
+      <OrderExportDialog
+        open={exportOpen}
+        body={(format) => toOrderExportBody(state, format)}
+        onClose={() => setExportOpen(false)}
+      />
     </Card>
   );
 }
-

@@ -47,8 +47,20 @@ const summary = (o: Partial<OrderSummary> & { orderCode: string }): OrderSummary
   ...o,
 });
 
+const ALL_ORDER_PERMISSIONS = [
+  'order:view',
+  'order:edit',
+  'order:create',
+  'order:accept',
+  'order:reject',
+  'order:produce',
+  'order:ship',
+  'order:cancel',
+  'order:complete',
+  'order:export',
+];
 function signInAs(orgType: number, opts: { permissions?: string[]; teeth?: 'fdi' | 'universal' } = {}) {
-  signIn(orgType, opts.permissions ?? ['order:view', 'order:edit'], { toothNumberingSystem: opts.teeth ?? 'fdi' });
+  signIn(orgType, opts.permissions ?? ALL_ORDER_PERMISSIONS, { toothNumberingSystem: opts.teeth ?? 'fdi' });
 }
 
 afterEach(() => {
@@ -65,7 +77,9 @@ async function pick(testId: string, text: string) {
   expect(select).not.toBeNull();
   await act(async () => void select!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true })));
   await flush();
-  const options = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')];
+  const options = [
+    ...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
+  ];
   const option = options.find((o) => o.textContent === text) ?? null;
   expect(option, `option ${text} in ${options.map((o) => o.textContent).join(', ')}`).not.toBeNull();
   await click(option);
@@ -80,8 +94,24 @@ const partnersKey = ['partners', 'list', { tab: 'mine', pageNum: 1, pageSize: 10
 const partnerPage = {
   total: 2,
   list: [
-    { partnerCode: 'P-ALPHA', status: 1, organization: { code: 'l1', name: 'Alpha Lab', type: 3, city: null, country: null }, initiatedByMe: true, invitedEmail: null, createdAt: '', updatedAt: '' },
-    { partnerCode: 'P-BETA', status: 1, organization: { code: 'l2', name: 'Beta Lab', type: 3, city: null, country: null }, initiatedByMe: true, invitedEmail: null, createdAt: '', updatedAt: '' },
+    {
+      partnerCode: 'P-ALPHA',
+      status: 1,
+      organization: { code: 'l1', name: 'Alpha Lab', type: 3, city: null, country: null },
+      initiatedByMe: true,
+      invitedEmail: null,
+      createdAt: '',
+      updatedAt: '',
+    },
+    {
+      partnerCode: 'P-BETA',
+      status: 1,
+      organization: { code: 'l2', name: 'Beta Lab', type: 3, city: null, country: null },
+      initiatedByMe: true,
+      invitedEmail: null,
+      createdAt: '',
+      updatedAt: '',
+    },
   ],
 };
 
@@ -93,14 +123,22 @@ describe('order list', () => {
     const key = await listKey();
     const Page = await OrderListPage();
     await render('/order-management', '/order-management', <Page />, (qc) => {
-      qc.setQueryData(key, { total: 2, list: [summary({ orderCode: 'O1', status: 'shipped', trackingNumber: 'TRK-9' }), summary({ orderCode: 'O2', patientName: null })] });
+      qc.setQueryData(key, {
+        total: 2,
+        list: [
+          summary({ orderCode: 'O1', status: 'shipped', trackingNumber: 'TRK-9' }),
+          summary({ orderCode: 'O2', patientName: null }),
+        ],
+      });
       qc.setQueryData(partnersKey, partnerPage);
     });
     expect($('orders-table')).not.toBeNull();
     expect($('order-row-O1')?.textContent).toContain('Case O1');
     expect($('order-row-O1')?.textContent).toContain('Ann Smith');
     expect($('order-row-O1')?.textContent).toContain('TRK-9');
-    expect($('order-row-O1')?.querySelector('[data-testid="order-status"]')?.getAttribute('data-status')).toBe('shipped');
+    expect($('order-row-O1')?.querySelector('[data-testid="order-status"]')?.getAttribute('data-status')).toBe(
+      'shipped',
+    );
     // The laboratory was not given this patient's name.
     expect($('order-row-O2')?.querySelector('[data-testid="patient-hidden"]')).not.toBeNull();
     // The lab's own batch actions are offered; the clinic's are not.
@@ -144,7 +182,11 @@ describe('order list', () => {
     await render('/order-management', '/order-management', <Page />, (qc) =>
       qc.setQueryData(key, {
         total: 3,
-        list: [summary({ orderCode: 'R1', status: 'ready' }), summary({ orderCode: 'R2', status: 'ready', caseName: 'Bridge 2' }), summary({ orderCode: 'P1' })],
+        list: [
+          summary({ orderCode: 'R1', status: 'ready' }),
+          summary({ orderCode: 'R2', status: 'ready', caseName: 'Bridge 2' }),
+          summary({ orderCode: 'P1' }),
+        ],
       }),
     );
     await click($('order-select-R1'));
@@ -162,7 +204,12 @@ describe('order list', () => {
         ? Promise.resolve({
             results: [
               { orderCode: 'R1', ok: true, code: 200, msg: 'Success' },
-              { orderCode: 'R2', ok: false, code: 2035, msg: 'This order cannot be shipped in its current state (shipped).' },
+              {
+                orderCode: 'R2',
+                ok: false,
+                code: 2035,
+                msg: 'This order cannot be shipped in its current state (shipped).',
+              },
             ],
           })
         : pending();
@@ -195,8 +242,11 @@ describe('order list', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
     });
-    server.answer = (path) => (path === 'order/export' ? Promise.resolve({ blob: new Blob(['a,b']), filename: 'orders-2025.csv' }) : pending());
-    await render('/order-management', '/order-management', <Page />, (qc) => qc.setQueryData(key, { total: 0, list: [] }));
+    server.answer = (path) =>
+      path === 'order/export' ? Promise.resolve({ blob: new Blob(['a,b']), filename: 'orders-2025.csv' }) : pending();
+    await render('/order-management', '/order-management', <Page />, (qc) =>
+      qc.setQueryData(key, { total: 0, list: [] }),
+    );
     await click($('order-export'));
     await click($('order-export-format-csv'));
     await click($('order-export-confirm'));
@@ -215,11 +265,50 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
   memo: 'Please check the margin.',
   sharePatientName: false,
   events: [
-    { action: 'create', from: null, to: 'pending', reason: null, actorName: 'Dr. Who', actorOrganization: 'Smile Clinic', at: '2025-05-01T10:00:00Z' },
-    { action: 'accept', from: 'pending', to: 'accepted', reason: null, actorName: 'Tech', actorOrganization: 'Alpha Lab', at: '2025-05-02T10:00:00Z' },
+    {
+      action: 'create',
+      from: null,
+      to: 'pending',
+      reason: null,
+      actorName: 'Dr. Who',
+      actorOrganization: 'Smile Clinic',
+      at: '2025-05-01T10:00:00Z',
+    },
+    {
+      action: 'accept',
+      from: 'pending',
+      to: 'accepted',
+      reason: null,
+      actorName: 'Tech',
+      actorOrganization: 'Alpha Lab',
+      at: '2025-05-02T10:00:00Z',
+    },
   ],
-  files: [{ fileCode: 'F1', name: 'upper.stl', format: 'stl', kind: 'model', jaw: 'upper', size: 1024, uploadTag: 'finished', viewerStatus: 'ready', createdAt: '' }],
-  attachments: [{ code: 'A1', name: 'photo.jpg', format: 'jpg', size: 2048, organizationName: 'Smile Clinic', mine: false, createdAt: '2025-05-01T10:00:00Z' }],
+  files: [
+    {
+      fileCode: 'F1',
+      name: 'upper.stl',
+      format: 'stl',
+      kind: 'model',
+      jaw: 'upper',
+      size: 1024,
+      uploadTag: 'finished',
+      viewerStatus: 'ready',
+      unit: 'mm',
+      createdAt: '',
+    },
+  ],
+  attachments: [
+    {
+      code: 'A1',
+      name: 'photo.jpg',
+      format: 'jpg',
+      size: 2048,
+      organizationName: 'Smile Clinic',
+      mine: false,
+      createdAt: '2025-05-01T10:00:00Z',
+    },
+  ],
   unreadMessages: 0,
   ...o,
 });
@@ -255,7 +344,9 @@ describe('order detail', () => {
     expect($('order-partner')?.textContent).toBe('Smile Clinic');
     expect($('order-share-name')?.getAttribute('data-shared')).toBe('false');
     expect($('order-memo')?.textContent).toBe('Please check the margin.');
-    const events = [...document.querySelectorAll('[data-testid="order-event"]')].map((e) => e.getAttribute('data-action'));
+    const events = [...document.querySelectorAll('[data-testid="order-event"]')].map((e) =>
+      e.getAttribute('data-action'),
+    );
     expect(events).toEqual(['create', 'accept']);
     expect($('order-file-F1')?.textContent).toContain('upper.stl');
     expect($('order-attachment-A1')?.textContent).toContain('photo.jpg');
@@ -265,15 +356,23 @@ describe('order detail', () => {
     expect($('order-action-accept')).toBeNull();
     expect($('order-action-ship')).toBeNull();
 
-    server.answer = (path) => (path === 'order/action' ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] }) : pending());
+    server.answer = (path) =>
+      path === 'order/action'
+        ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] })
+        : pending();
     await click($('order-action-ready'));
     expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'ready' });
   });
 
-  it('no action buttons without order:edit', async () => {
+  it('no action buttons without their permissions; each action needs its own', async () => {
     signInAs(3, { permissions: ['order:view'] });
     await render$(detail());
     expect(document.querySelector('[data-testid^="order-action-"]')).toBeNull();
+    unmount();
+    // A role that may accept and produce but not ship: no ship button, the others are there.
+    signInAs(3, { permissions: ['order:view', 'order:accept', 'order:produce'] });
+    await render$(detail({ status: 'ready', processing: true }));
+    expect($('order-action-ship')).toBeNull();
   });
 });
 
@@ -291,7 +390,10 @@ describe('order thread', () => {
   async function renderThread() {
     const { OrderThread } = await import('../components/OrderThread');
     return render('/', '/', <OrderThread orderCode="O1" />, (qc) =>
-      qc.setQueryData(['orders', 'messages', 'O1'], { pages: [{ total: 2, list: [message(2, true, 'Thanks'), message(1, false, 'Which shade?')] }], pageParams: [1] }),
+      qc.setQueryData(['orders', 'messages', 'O1'], {
+        pages: [{ total: 2, list: [message(2, true, 'Thanks'), message(1, false, 'Which shade?')] }],
+        pageParams: [1],
+      }),
     );
   }
 
@@ -314,13 +416,28 @@ describe('order thread', () => {
 
   it('uploads attached files first, then sends their codes', async () => {
     signInAs(2);
-    const att = { code: 'ATT-1', name: 'margin.png', format: 'png', size: 3, organizationName: 'Smile Clinic', mine: true, createdAt: '' };
+    const att = {
+      code: 'ATT-1',
+      name: 'margin.png',
+      format: 'png',
+      size: 3,
+      organizationName: 'Smile Clinic',
+      mine: true,
+      createdAt: '',
+    };
     server.answer = (path) =>
-      path === 'order/save_attachments' ? Promise.resolve({ list: [att] }) : path === 'msg/send' ? Promise.resolve(message(3, true, '')) : pending();
+      path === 'order/save_attachments'
+        ? Promise.resolve({ list: [att] })
+        : path === 'msg/send'
+          ? Promise.resolve(message(3, true, ''))
+          : pending();
     await renderThread();
     const input = $('thread-file-input') as HTMLInputElement;
     await act(async () => {
-      Object.defineProperty(input, 'files', { value: [new File(['png'], 'margin.png'), new File(['x'], 'notes.docx')], configurable: true });
+      Object.defineProperty(input, 'files', {
+        value: [new File(['png'], 'margin.png'), new File(['x'], 'notes.docx')],
+        configurable: true,
+      });
       input.dispatchEvent(new Event('change', { bubbles: true }));
     });
     // The .docx is refused before any upload; the picture waits for the send.
@@ -331,10 +448,16 @@ describe('order thread', () => {
     // One multipart post (order first, then the files; lib/http tests cover the request itself), before the message.
     const uploads = calls.filter((c) => c.path === 'order/save_attachments').map((c) => c.body as FormData);
     expect(uploads.map((form) => [...form.keys()])).toEqual([['orderCode', 'file']]);
-    expect(uploads.map((form) => ({ orderCode: form.get('orderCode'), files: form.getAll('file').map((f) => (f as File).name) }))).toEqual([
-      { orderCode: 'O1', files: ['margin.png'] },
+    expect(
+      uploads.map((form) => ({
+        orderCode: form.get('orderCode'),
+        files: form.getAll('file').map((f) => (f as File).name),
+      })),
+    ).toEqual([{ orderCode: 'O1', files: ['margin.png'] }]);
+    expect(calls.map((c) => c.path).filter((p) => p === 'order/save_attachments' || p === 'msg/send')).toEqual([
+      'order/save_attachments',
+      'msg/send',
     ]);
-    expect(calls.map((c) => c.path).filter((p) => p === 'order/save_attachments' || p === 'msg/send')).toEqual(['order/save_attachments', 'msg/send']);
     expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: '', attachmentCodes: ['ATT-1'] });
   });
 });
@@ -343,10 +466,18 @@ describe('send to lab', () => {
   const rulesKey = (partnerCode: string) => ['orders', 'requiredFields', partnerCode];
   async function renderDialog() {
     const { default: SendToLabDialog } = await import('../components/SendToLabDialog');
-    return render('/case-management', '/case-management', <SendToLabDialog open caseCodes={['C1', 'C2']} onClose={() => {}} />, (qc) => {
-      qc.setQueryData(partnersKey, partnerPage);
-      qc.setQueryData(rulesKey('P-ALPHA'), { labName: 'Alpha Lab', rules: [{ workType: 'Crown', fields: ['shade', 'material'] }] });
-    });
+    return render(
+      '/case-management',
+      '/case-management',
+      <SendToLabDialog open caseCodes={['C1', 'C2']} onClose={() => {}} />,
+      (qc) => {
+        qc.setQueryData(partnersKey, partnerPage);
+        qc.setQueryData(rulesKey('P-ALPHA'), {
+          labName: 'Alpha Lab',
+          rules: [{ workType: 'Crown', fields: ['shade', 'material'] }],
+        });
+      },
+    );
   }
 
   it('blocks a send with missing required fields and names them, then sends the right body', async () => {
@@ -400,11 +531,20 @@ describe('send to lab', () => {
     signInAs(2);
     const { default: SendToLabDialog, suggestedWorkTypes } = await import('../components/SendToLabDialog');
     expect(suggestedWorkTypes(['Pontic', 'None', 'Crown', 'Crown'])).toEqual(['Crown', 'Pontic']);
-    await render('/case-management', '/case-management', <SendToLabDialog open caseCodes={['C1']} treatments={['Crown', 'Pontic']} onClose={() => {}} />, (qc) => {
-      qc.setQueryData(partnersKey, partnerPage);
-    });
+    await render(
+      '/case-management',
+      '/case-management',
+      <SendToLabDialog open caseCodes={['C1']} treatments={['Crown', 'Pontic']} onClose={() => {}} />,
+      (qc) => {
+        qc.setQueryData(partnersKey, partnerPage);
+      },
+    );
     await flush(1, 20);
-    const chosen = [...document.querySelectorAll('[data-testid="send-work-types"] .ant-select-selection-item-content, [data-testid="send-work-types"] .ant-select-selection-item')].map((e) => e.textContent);
+    const chosen = [
+      ...document.querySelectorAll(
+        '[data-testid="send-work-types"] .ant-select-selection-item-content, [data-testid="send-work-types"] .ant-select-selection-item',
+      ),
+    ].map((e) => e.textContent);
     expect(chosen).toEqual(expect.arrayContaining(['Crown', 'Pontic']));
   });
 
@@ -414,7 +554,12 @@ describe('send to lab', () => {
     server.answer = (path) => {
       if (path === 'order/requiredFields') return new Promise((resolve) => (rulesArrive = resolve));
       if (path === 'order/create') {
-        return Promise.reject(Object.assign(new Error('x'), { code: 2038, msg: 'The scanner that made “Crown 16” may send its cases only to the laboratories designated for it.' }));
+        return Promise.reject(
+          Object.assign(new Error('x'), {
+            code: 2038,
+            msg: 'The scanner that made “Crown 16” may send its cases only to the laboratories designated for it.',
+          }),
+        );
       }
       return pending();
     };
@@ -430,7 +575,12 @@ describe('send to lab', () => {
     expect($('send-submit')?.hasAttribute('disabled')).toBe(false);
     await click($('send-submit'));
     await flush(1, 50);
-    expect(lastCall('order/create')).toMatchObject({ partnerCode: 'P-BETA', orderType: 'other', teeth: [], sharePatientName: true });
+    expect(lastCall('order/create')).toMatchObject({
+      partnerCode: 'P-BETA',
+      orderType: 'other',
+      teeth: [],
+      sharePatientName: true,
+    });
     expect($('send-error')?.textContent).toContain('designated for it');
   });
 });
@@ -457,7 +607,12 @@ describe('required fields editor', () => {
     signInAs(3);
     const { default: Editor } = await import('../components/RequiredFieldsEditor');
     server.answer = (path) => (path === 'order/saveRequiredFields' ? Promise.resolve(null) : pending());
-    await render('/', '/', <Editor />, (qc) => qc.setQueryData(['orders', 'requiredFields', ''], { labName: 'Alpha Lab', rules: [{ workType: 'Crown', fields: ['shade'] }] }));
+    await render('/', '/', <Editor />, (qc) =>
+      qc.setQueryData(['orders', 'requiredFields', ''], {
+        labName: 'Alpha Lab',
+        rules: [{ workType: 'Crown', fields: ['shade'] }],
+      }),
+    );
     const box = (w: string, f: string) => $(`required-${w}-${f}`) as HTMLInputElement;
     expect(box('Crown', 'shade').checked).toBe(true);
     expect(box('Crown', 'material').checked).toBe(false);

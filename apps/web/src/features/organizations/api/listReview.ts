@@ -10,4 +10,5 @@ export interface ReviewQuery {
   reviewStatus: 0 | 1 | 2;
 }
 export const listReview = (q: ReviewQuery) => http.post<{ total: number; list: ReviewLab[] }>('company/listReview', q);
-export const listReviewQuery = (q: ReviewQuery) => queryOptions({ queryKey: ['organizations', 'review', q], queryFn: () => listReview(q) });
+export const listReviewQuery = (q: ReviewQuery) =>
+  queryOptions({ queryKey: ['organizations', 'review', q], queryFn: () => listReview(q) });

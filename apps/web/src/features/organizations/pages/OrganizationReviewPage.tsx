@@ -37,7 +37,11 @@ export default function OrganizationReviewPage() {
     { title: t('col.license'), dataIndex: 'licenseCode' },
     { title: t('col.representative'), dataIndex: 'representativeName' },
     { title: t('col.location'), render: (_, r) => [r.city, r.country].filter(Boolean).join(', ') },
-    { title: t('col.region'), dataIndex: 'region', render: (v: string) => t(`register:region.${v}`, { defaultValue: v }) },
+    {
+      title: t('col.region'),
+      dataIndex: 'region',
+      render: (v: string) => t(`register:region.${v}`, { defaultValue: v }),
+    },
     { title: t('col.admin'), render: (_, r) => `${r.adminAccount} <${r.adminEmail}>` },
     {
       title: t('col.emailConfirmed'),
@@ -58,7 +62,11 @@ export default function OrganizationReviewPage() {
                     type="primary"
                     size="small"
                     data-testid="review-approve"
-                    loading={review.isPending && review.variables.organizationCode === r.organizationCode && review.variables.approve}
+                    loading={
+                      review.isPending &&
+                      review.variables.organizationCode === r.organizationCode &&
+                      review.variables.approve
+                    }
                     onClick={() => review.mutate({ organizationCode: r.organizationCode, approve: true })}
                   >
                     {t('approve')}
@@ -87,7 +95,10 @@ export default function OrganizationReviewPage() {
       <Tabs
         activeKey={TAB_KEY[query.reviewStatus]}
         onChange={(key) => setQuery({ ...query, pageNum: 1, reviewStatus: TABS.find((s) => TAB_KEY[s] === key) ?? 0 })}
-        items={TABS.map((s) => ({ key: TAB_KEY[s], label: <span data-testid={`review-tab-${TAB_KEY[s]}`}>{t(`tab.${TAB_KEY[s]}`)}</span> }))}
+        items={TABS.map((s) => ({
+          key: TAB_KEY[s],
+          label: <span data-testid={`review-tab-${TAB_KEY[s]}`}>{t(`tab.${TAB_KEY[s]}`)}</span>,
+        }))}
       />
       <Table<ReviewLab>
         rowKey="organizationCode"
@@ -96,7 +107,12 @@ export default function OrganizationReviewPage() {
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.list ?? []}
-        onRow={(r) => ({ 'data-testid': `review-row-${r.organizationCode}`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(r) =>
+          ({
+            'data-testid': `review-row-${r.organizationCode}`,
+            'data-name': r.name,
+          }) as React.HTMLAttributes<HTMLElement>
+        }
         pagination={{
           current: query.pageNum,
           pageSize: query.pageSize,
@@ -108,10 +124,18 @@ export default function OrganizationReviewPage() {
         open={rejecting !== null}
         title={t('rejectTitle', { name: rejecting?.name ?? '' })}
         okText={t('reject')}
-        okButtonProps={{ danger: true, disabled: !reason.trim(), loading: review.isPending, 'data-testid': 'review-reject-confirm' }}
+        okButtonProps={{
+          danger: true,
+          disabled: !reason.trim(),
+          loading: review.isPending,
+          'data-testid': 'review-reject-confirm',
+        }}
         cancelText={t('common:cancel')}
         onCancel={() => setRejecting(null)}
-        onOk={() => rejecting && review.mutate({ organizationCode: rejecting.organizationCode, approve: false, reason: reason.trim() })}
+        onOk={() =>
+          rejecting &&
+          review.mutate({ organizationCode: rejecting.organizationCode, approve: false, reason: reason.trim() })
+        }
       >
         <Input.TextArea
           data-testid="review-reason"

@@ -1,3 +1,4 @@
 import { http } from '../../../lib/http';
 
-export const changePass = (body: { oldPassword: string; password: string; confirmPassword: string }) => http.post<null>('user/changePass', body);
+export const changePass = (body: { oldPassword: string; password: string; confirmPassword: string }) =>
+  http.post<null>('user/changePass', body);

@@ -1,4 +1,5 @@
 import type { ToothNumberingSystem } from '@portal/contracts';
 import { http } from '../../../lib/http';
 
-export const setToothNumbering = (toothNumberingSystem: ToothNumberingSystem) => http.post<null>('user/setToothNumberingSystem', { toothNumberingSystem });
+export const setToothNumbering = (toothNumberingSystem: ToothNumberingSystem) =>
+  http.post<null>('user/setToothNumberingSystem', { toothNumberingSystem });

@@ -31,7 +31,12 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
     };
     try {
       await updateUser(body);
-      patchUser({ ...body, nickname: body.nickname || null, phone: body.phone || null, gender: v.gender ?? user.gender });
+      patchUser({
+        ...body,
+        nickname: body.nickname || null,
+        phone: body.phone || null,
+        gender: v.gender ?? user.gender,
+      });
       if (v.language !== user.language) await setLanguage(v.language);
       notify.success(t('common:saved'));
     } catch {
@@ -60,7 +65,11 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
         <Form.Item label={t('account.email')}>
           <Input value={user.email} disabled />
         </Form.Item>
-        <Form.Item name="displayName" label={t('account.displayName')} rules={[{ required: true, whitespace: true, message: t('common:required') }]}>
+        <Form.Item
+          name="displayName"
+          label={t('account.displayName')}
+          rules={[{ required: true, whitespace: true, message: t('common:required') }]}
+        >
           <Input maxLength={FIELD_MAX.name} data-testid="own-displayName" />
         </Form.Item>
         <Form.Item name="nickname" label={t('account.nickname')}>

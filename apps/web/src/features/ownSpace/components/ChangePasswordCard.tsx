@@ -30,7 +30,11 @@ export function ChangePasswordCard() {
   return (
     <Card title={t('password.title')} data-testid="own-password">
       <Form<Values> form={form} layout="vertical" onFinish={(v) => void onFinish(v)}>
-        <Form.Item name="oldPassword" label={t('password.old')} rules={[{ required: true, message: t('common:required') }]}>
+        <Form.Item
+          name="oldPassword"
+          label={t('password.old')}
+          rules={[{ required: true, message: t('common:required') }]}
+        >
           <Input.Password autoComplete="current-password" data-testid="change-password-old" />
         </Form.Item>
         <PasswordFields testIdPrefix="change-password" />

@@ -11,14 +11,14 @@ export function OrganizationCard({ user }: { user: UserInfo }) {
       <Descriptions column={1} size="small">
         <Descriptions.Item label={t('organization.name')}>{org.name}</Descriptions.Item>
         <Descriptions.Item label={t('organization.code')}>{org.code}</Descriptions.Item>
-        <Descriptions.Item label={t('organization.type')}>{t(`layout:orgType.${org.type}`, { defaultValue: String(org.type) })}</Descriptions.Item>
+        <Descriptions.Item label={t('organization.type')}>
+          {t(`layout:orgType.${org.type}`, { defaultValue: String(org.type) })}
+        </Descriptions.Item>
         <Descriptions.Item label={t('organization.region')}>{t(`register:region.${org.region}`)}</Descriptions.Item>
         <Descriptions.Item label={t('organization.invitationCode')}>
           <span data-testid="own-invitation-code">{org.invitationCode}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('organization.role')}>
-          {roleLabel(t, user.role.name)}
-        </Descriptions.Item>
+        <Descriptions.Item label={t('organization.role')}>{roleLabel(t, user.role.name)}</Descriptions.Item>
       </Descriptions>
     </Card>
   );

@@ -23,7 +23,11 @@ export function ToothNumberingCard({ value }: { value: string }) {
   };
   return (
     <Card title={t('tooth.title')} data-testid="own-tooth">
-      <Radio.Group value={normalizeToothNumbering(value)} disabled={busy} onChange={(e) => void onChange(e.target.value as ToothNumberingSystem)}>
+      <Radio.Group
+        value={normalizeToothNumbering(value)}
+        disabled={busy}
+        onChange={(e) => void onChange(e.target.value as ToothNumberingSystem)}
+      >
         {TOOTH_NUMBERING_SYSTEMS.map((s) => (
           <Radio key={s} value={s} data-testid={`tooth-${s}`}>
             {t(`tooth.${s}`)}

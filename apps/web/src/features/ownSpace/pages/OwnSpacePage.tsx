@@ -19,7 +19,12 @@ const RequiredFieldsEditor = lazy(() => import('../../orders/components/Required
 const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners', 'prescriptions'] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
-const TAB_PERMISSION: Partial<Record<TabKey, string>> = { storage: 'case:view', dentists: 'case:view', scanners: 'device:view', prescriptions: 'order:view' };
+const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
+  storage: 'case:view',
+  dentists: 'case:view',
+  scanners: 'device:view',
+  prescriptions: 'order:view',
+};
 
 export default function OwnSpacePage() {
   const { user } = useSession();
@@ -35,7 +40,10 @@ export default function OwnSpacePage() {
   };
   const requested = params.get('tab');
   // A tab the user may not open (or an unknown one) falls back to the account tab.
-  const active: TabKey = (TAB_KEYS as readonly string[]).includes(requested ?? '') && allowed(requested as TabKey) ? (requested as TabKey) : 'account';
+  const active: TabKey =
+    (TAB_KEYS as readonly string[]).includes(requested ?? '') && allowed(requested as TabKey)
+      ? (requested as TabKey)
+      : 'account';
 
   const panel = (node: React.ReactNode) => <Suspense fallback={<Spin />}>{node}</Suspense>;
   const account = (
@@ -65,14 +73,28 @@ export default function OwnSpacePage() {
       destroyOnHidden
       onChange={(key) => setParams(key === 'account' ? {} : { tab: key }, { replace: true })}
       items={[
-        { key: 'account' as TabKey, label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>, children: account },
-        { key: 'storage' as TabKey, label: <span data-testid="own-tab-storage">{t('tabs.storage', { defaultValue: 'Storage' })}</span>, children: panel(<StoragePanel />) },
+        {
+          key: 'account' as TabKey,
+          label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>,
+          children: account,
+        },
+        {
+          key: 'storage' as TabKey,
+          label: <span data-testid="own-tab-storage">{t('tabs.storage', { defaultValue: 'Storage' })}</span>,
+          children: panel(<StoragePanel />),
+        },
         {
           key: 'dentists' as TabKey,
-          label: <span data-testid="own-tab-dentists">{t('tabs.dentists', { defaultValue: 'Dentist management' })}</span>,
+          label: (
+            <span data-testid="own-tab-dentists">{t('tabs.dentists', { defaultValue: 'Dentist management' })}</span>
+          ),
           children: panel(<DentistPanel />),
         },
-        { key: 'scanners' as TabKey, label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>, children: panel(<DevicesPanel />) },
+        {
+          key: 'scanners' as TabKey,
+          label: <span data-testid="own-tab-scanners">{t('tabs.scanners', { defaultValue: 'Scanners' })}</span>,
+          children: panel(<DevicesPanel />),
+        },
         {
           key: 'prescriptions' as TabKey,
           label: <span data-testid="own-tab-prescriptions">{t('tabs.prescriptions')}</span>,

@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
-export const acceptPartner = (body: { partnerCode: string; reason?: string }) => http.post<PartnerDetail>('partner/accept', body);
+export const acceptPartner = (body: { partnerCode: string; reason?: string }) =>
+  http.post<PartnerDetail>('partner/accept', body);

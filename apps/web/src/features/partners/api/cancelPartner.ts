@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
-export const cancelPartner = (body: { partnerCode: string; reason?: string }) => http.post<PartnerDetail>('partner/cancel', body);
+export const cancelPartner = (body: { partnerCode: string; reason?: string }) =>
+  http.post<PartnerDetail>('partner/cancel', body);

@@ -5,4 +5,9 @@ import type { Page, Partner, PartnerQuery } from './types';
 /** Silent: the page shows the no-access answer (2031) as its content instead of a toast. */
 export const listPartners = (q: PartnerQuery) => http.post<Page<Partner>>('partner/list', q, { silent: true });
 export const listPartnersQuery = (q: PartnerQuery) =>
-  queryOptions({ queryKey: ['partners', 'list', q], queryFn: () => listPartners(q), placeholderData: keepPreviousData, retry: false });
+  queryOptions({
+    queryKey: ['partners', 'list', q],
+    queryFn: () => listPartners(q),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });

@@ -4,4 +4,8 @@ import type { PartnerDetail } from './types';
 
 export const partnerInfo = (partnerCode: string) => http.post<PartnerDetail>('user/getPartnerInfo', { partnerCode });
 export const partnerInfoQuery = (partnerCode: string) =>
-  queryOptions({ queryKey: ['partners', 'detail', partnerCode], queryFn: () => partnerInfo(partnerCode), retry: false });
+  queryOptions({
+    queryKey: ['partners', 'detail', partnerCode],
+    queryFn: () => partnerInfo(partnerCode),
+    retry: false,
+  });

@@ -15,7 +15,15 @@ import { locationOf } from '../lib/format';
  * "Add laboratory" (a clinic) / "Associate clinic" (a laboratory): find the other organization by its
  * invitation code or by name, then apply.
  */
-export function AddPartnerModal({ open, isClinic, onClose }: { open: boolean; isClinic: boolean; onClose: () => void }) {
+export function AddPartnerModal({
+  open,
+  isClinic,
+  onClose,
+}: {
+  open: boolean;
+  isClinic: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('partners');
   const qc = useQueryClient();
   const [code, setCode] = useState('');
@@ -58,7 +66,11 @@ export function AddPartnerModal({ open, isClinic, onClose }: { open: boolean; is
     </Button>
   );
   const targetItem = (target: PartnerTarget) => (
-    <List.Item key={target.organizationCode} data-testid={`partner-add-result-${target.organizationCode}`} actions={[applyButton(target)]}>
+    <List.Item
+      key={target.organizationCode}
+      data-testid={`partner-add-result-${target.organizationCode}`}
+      actions={[applyButton(target)]}
+    >
       <List.Item.Meta title={target.name} description={locationOf(target) || undefined} />
     </List.Item>
   );
@@ -73,7 +85,14 @@ export function AddPartnerModal({ open, isClinic, onClose }: { open: boolean; is
   };
 
   return (
-    <Modal open={open} title={isClinic ? t('add.lab') : t('add.clinic')} onCancel={onClose} footer={null} destroyOnHidden width={560}>
+    <Modal
+      open={open}
+      title={isClinic ? t('add.lab') : t('add.clinic')}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      width={560}
+    >
       <Typography.Title level={5}>{t('add.byCode')}</Typography.Title>
       <Space.Compact style={{ width: '100%' }}>
         <Input
@@ -105,7 +124,12 @@ export function AddPartnerModal({ open, isClinic, onClose }: { open: boolean; is
           onChange={(e) => setKeyword(e.target.value)}
           onPressEnter={runSearch}
         />
-        <Button data-testid="partner-add-search-submit" loading={search.isPending} disabled={!keyword.trim()} onClick={runSearch}>
+        <Button
+          data-testid="partner-add-search-submit"
+          loading={search.isPending}
+          disabled={!keyword.trim()}
+          onClick={runSearch}
+        >
           {t('add.search')}
         </Button>
       </Space.Compact>

@@ -36,7 +36,9 @@ export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: str
             <PartnerStatusTag status={e.to} />
           </div>
           {e.actorName || e.actorOrganization ? (
-            <Typography.Text type="secondary">{t('detail.by', { name: e.actorName, organization: e.actorOrganization })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('detail.by', { name: e.actorName || t('common:formerUser'), organization: e.actorOrganization })}
+            </Typography.Text>
           ) : null}
           {e.reason ? <div data-testid="partner-event-reason">{t('detail.reason', { reason: e.reason })}</div> : null}
         </div>
@@ -45,10 +47,22 @@ export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: str
   };
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('detail.title')} size={Math.min(560, typeof window !== 'undefined' ? window.innerWidth : 560)} destroyOnHidden>
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('detail.title')}
+      size={Math.min(560, typeof window !== 'undefined' ? window.innerWidth : 560)}
+      destroyOnHidden
+    >
       <div data-testid="partner-detail" data-code={partnerCode ?? ''}>
         {info.isLoading ? <Spin /> : null}
-        {info.error ? isNoAccessError(info.error) ? <NoAccess /> : <Alert type="error" showIcon title={messageOf(info.error, errorText)} /> : null}
+        {info.error ? (
+          isNoAccessError(info.error) ? (
+            <NoAccess />
+          ) : (
+            <Alert type="error" showIcon title={messageOf(info.error, errorText)} />
+          )
+        ) : null}
         {p ? (
           <>
             <Descriptions column={1} size="small" bordered>
@@ -59,8 +73,12 @@ export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: str
               <Descriptions.Item label={t('column.status')}>
                 <PartnerStatusTag status={p.status} />
               </Descriptions.Item>
-              <Descriptions.Item label={t('column.initiatedBy')}>{p.initiatedByMe ? t('initiatedBy.me') : t('initiatedBy.them')}</Descriptions.Item>
-              {p.invitedEmail ? <Descriptions.Item label={t('detail.invitedEmail')}>{p.invitedEmail}</Descriptions.Item> : null}
+              <Descriptions.Item label={t('column.initiatedBy')}>
+                {p.initiatedByMe ? t('initiatedBy.me') : t('initiatedBy.them')}
+              </Descriptions.Item>
+              {p.invitedEmail ? (
+                <Descriptions.Item label={t('detail.invitedEmail')}>{p.invitedEmail}</Descriptions.Item>
+              ) : null}
               <Descriptions.Item label={t('column.createdAt')}>{formatDateTime(p.createdAt)}</Descriptions.Item>
               <Descriptions.Item label={t('column.updatedAt')}>{formatDateTime(p.updatedAt)}</Descriptions.Item>
             </Descriptions>
@@ -68,7 +86,11 @@ export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: str
               {t('detail.timeline')}
             </Typography.Title>
             <div data-testid="partner-timeline">
-              {p.events.length ? <Timeline items={p.events.map(eventItem)} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('detail.noEvents')} />}
+              {p.events.length ? (
+                <Timeline items={p.events.map(eventItem)} />
+              ) : (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('detail.noEvents')} />
+              )}
             </div>
           </>
         ) : null}

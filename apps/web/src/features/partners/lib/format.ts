@@ -2,4 +2,3 @@
 export function locationOf(o: { city: string | null; country: string | null }): string {
   return [o.city, o.country].filter((x): x is string => !!x && x.trim() !== '').join(', ');
 }
-

@@ -1,13 +1,30 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartnerStatus } from '@portal/contracts';
-import { canManagePartners, colorGroupOf, invitationFailure, isNoAccessError, rowActions, tagColorOf } from './partnerRules';
 import {
-  forgetInvitation, INVITATION_STORAGE_KEY, invitationPath, pendingInvitationRedirect, rememberInvitation, storedInvitation, tokenFromSearch,
+  canManagePartners,
+  colorGroupOf,
+  invitationFailure,
+  isNoAccessError,
+  rowActions,
+  tagColorOf,
+} from './partnerRules';
+import {
+  forgetInvitation,
+  INVITATION_STORAGE_KEY,
+  invitationPath,
+  pendingInvitationRedirect,
+  rememberInvitation,
+  storedInvitation,
+  tokenFromSearch,
 } from './invitation';
 
 const org = (code: string | null = 'o1') => ({ code, name: 'Lab', type: 3, city: null, country: null });
-const row = (status: number, initiatedByMe: boolean, code: string | null = 'o1') => ({ status, initiatedByMe, organization: org(code) });
+const row = (status: number, initiatedByMe: boolean, code: string | null = 'o1') => ({
+  status,
+  initiatedByMe,
+  organization: org(code),
+});
 
 describe('status colour groups', () => {
   it('maps every status to its §4 group', () => {

@@ -1,4 +1,11 @@
-import { canPartner, ERRORS, OrgType, PARTNER_COLOR_GROUPS, PartnerStatus, type PartnerAction } from '@portal/contracts';
+import {
+  canPartner,
+  ERRORS,
+  OrgType,
+  PARTNER_COLOR_GROUPS,
+  PartnerStatus,
+  type PartnerAction,
+} from '@portal/contracts';
 import type { Partner } from '../api/types';
 
 export type PartnerStatusValue = (typeof PartnerStatus)[keyof typeof PartnerStatus];
@@ -34,9 +41,15 @@ export function tagColorOf(status: number): string {
 }
 
 /** Which side of the partnership the signed-in organization is, for the transition table. */
-export const sideOf = (p: Pick<Partner, 'initiatedByMe'>): 'initiator' | 'responder' => (p.initiatedByMe ? 'initiator' : 'responder');
+export const sideOf = (p: Pick<Partner, 'initiatedByMe'>): 'initiator' | 'responder' =>
+  p.initiatedByMe ? 'initiator' : 'responder';
 
-const ROW_ACTIONS: readonly (Exclude<RowAction, 'reapply'> & PartnerAction)[] = ['accept', 'reject', 'cancel', 'terminate'];
+const ROW_ACTIONS: readonly (Exclude<RowAction, 'reapply'> & PartnerAction)[] = [
+  'accept',
+  'reject',
+  'cancel',
+  'terminate',
+];
 
 /** The actions the transition table allows on a row, in display order. */
 export function rowActions(p: Pick<Partner, 'status' | 'initiatedByMe' | 'organization'>): RowAction[] {
@@ -53,7 +66,8 @@ export function canManagePartners(orgType: number | undefined | null): boolean {
   return orgType === OrgType.Clinic || orgType === OrgType.Lab;
 }
 
-export const isNoAccessError = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === ERRORS.PARTNER_NO_ACCESS.code;
+export const isNoAccessError = (err: unknown): boolean =>
+  (err as { code?: unknown } | null)?.code === ERRORS.PARTNER_NO_ACCESS.code;
 
 /** Outcome of the invitation confirmation by error code. */
 export type InvitationFailure = 'expired' | 'invalid' | 'noAccess' | 'other';

@@ -42,7 +42,14 @@ export default function PartnerInvitationPage() {
 
   let body: React.ReactNode;
   if (!token) {
-    body = <Result status="warning" data-testid="partner-invitation-missing" title={t('invitation.missing')} extra={toList} />;
+    body = (
+      <Result
+        status="warning"
+        data-testid="partner-invitation-missing"
+        title={t('invitation.missing')}
+        extra={toList}
+      />
+    );
   } else if (confirm.data) {
     body = (
       <Result
@@ -57,9 +64,25 @@ export default function PartnerInvitationPage() {
       />
     );
   } else if (failure === 'expired') {
-    body = <Result status="warning" data-testid="partner-invitation-expired" title={t('invitation.expired')} subTitle={t('invitation.expiredHint')} extra={toList} />;
+    body = (
+      <Result
+        status="warning"
+        data-testid="partner-invitation-expired"
+        title={t('invitation.expired')}
+        subTitle={t('invitation.expiredHint')}
+        extra={toList}
+      />
+    );
   } else if (failure === 'invalid') {
-    body = <Result status="error" data-testid="partner-invitation-invalid" title={t('invitation.invalid')} subTitle={t('invitation.invalidHint')} extra={toList} />;
+    body = (
+      <Result
+        status="error"
+        data-testid="partner-invitation-invalid"
+        title={t('invitation.invalid')}
+        subTitle={t('invitation.invalidHint')}
+        extra={toList}
+      />
+    );
   } else if (failure === 'noAccess') {
     body = (
       <>
@@ -75,8 +98,22 @@ export default function PartnerInvitationPage() {
     body = (
       <div data-testid="partner-invitation">
         <p>{t('invitation.text')}</p>
-        {confirm.error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="partner-invitation-error" title={messageOf(confirm.error, errorText)} /> : null}
-        <Button type="primary" block loading={confirm.isPending} data-testid="partner-confirm-invitation" onClick={() => confirm.mutate(token)}>
+        {confirm.error ? (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="partner-invitation-error"
+            title={messageOf(confirm.error, errorText)}
+          />
+        ) : null}
+        <Button
+          type="primary"
+          block
+          loading={confirm.isPending}
+          data-testid="partner-confirm-invitation"
+          onClick={() => confirm.mutate(token)}
+        >
           {t('invitation.confirm')}
         </Button>
         <div className="public-links">{toList}</div>

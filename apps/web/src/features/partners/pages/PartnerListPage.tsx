@@ -26,7 +26,8 @@ import { locationOf } from '../lib/format';
 import { canManagePartners, isNoAccessError, messageOf, rowActions, type RowAction } from '../lib/partnerRules';
 
 const PAGE_SIZE = 20;
-const asTab = (v: string | null): PartnerTab => (PARTNER_TABS as readonly string[]).includes(v ?? '') ? (v as PartnerTab) : 'mine';
+const asTab = (v: string | null): PartnerTab =>
+  (PARTNER_TABS as readonly string[]).includes(v ?? '') ? (v as PartnerTab) : 'mine';
 
 interface Act {
   action: RowAction;
@@ -82,21 +83,30 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
     // An illegal move (2032) is shown by the http client; the row may have changed meanwhile, so reload either way.
     onSettled: () => void qc.invalidateQueries({ queryKey: ['partners'] }),
   });
-  const busy = (p: Partner, a: RowAction) => act.isPending && act.variables?.partner.partnerCode === p.partnerCode && act.variables.action === a;
+  const busy = (p: Partner, a: RowAction) =>
+    act.isPending && act.variables?.partner.partnerCode === p.partnerCode && act.variables.action === a;
 
   if (list.error && isNoAccessError(list.error)) return <NoAccess />;
 
   const setTab = (key: string) => {
     setPage((p) => ({ ...p, pageNum: 1 }));
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      next.set('tab', key);
-      return next;
-    }, { replace: true });
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('tab', key);
+        return next;
+      },
+      { replace: true },
+    );
   };
 
   const actionButton = (p: Partner, a: RowAction) => {
-    const common = { size: 'small' as const, 'data-testid': `partner-${a}`, loading: busy(p, a), disabled: act.isPending && !busy(p, a) };
+    const common = {
+      size: 'small' as const,
+      'data-testid': `partner-${a}`,
+      loading: busy(p, a),
+      disabled: act.isPending && !busy(p, a),
+    };
     switch (a) {
       case 'accept':
         return (
@@ -140,13 +150,19 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
           <Typography.Link data-testid="partner-name" onClick={() => setDetail(r.partnerCode)}>
             {r.organization.name}
           </Typography.Link>
-          {r.invitedEmail && r.organization.name !== r.invitedEmail ? <Typography.Text type="secondary">{r.invitedEmail}</Typography.Text> : null}
+          {r.invitedEmail && r.organization.name !== r.invitedEmail ? (
+            <Typography.Text type="secondary">{r.invitedEmail}</Typography.Text>
+          ) : null}
         </Space>
       ),
     },
     { title: t('column.location'), key: 'location', render: (_, r) => locationOf(r.organization) || '—' },
     { title: t('column.status'), key: 'status', render: (_, r) => <PartnerStatusTag status={r.status} /> },
-    { title: t('column.initiatedBy'), key: 'initiatedBy', render: (_, r) => (r.initiatedByMe ? t('initiatedBy.me') : t('initiatedBy.them')) },
+    {
+      title: t('column.initiatedBy'),
+      key: 'initiatedBy',
+      render: (_, r) => (r.initiatedByMe ? t('initiatedBy.me') : t('initiatedBy.them')),
+    },
     { title: t('column.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
     { title: t('column.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
     {
@@ -183,7 +199,10 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       <Tabs
         activeKey={tab}
         onChange={setTab}
-        items={PARTNER_TABS.map((key) => ({ key, label: <span data-testid={`partner-tab-${key}`}>{t(`tabs.${key}`)}</span> }))}
+        items={PARTNER_TABS.map((key) => ({
+          key,
+          label: <span data-testid={`partner-tab-${key}`}>{t(`tabs.${key}`)}</span>,
+        }))}
       />
       <Input.Search
         data-testid="partner-search"
@@ -195,7 +214,9 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
           setPage((p) => ({ ...p, pageNum: 1 }));
         }}
       />
-      {list.error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(list.error, errorText)} /> : null}
+      {list.error ? (
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(list.error, errorText)} />
+      ) : null}
       <Table<Partner>
         rowKey="partnerCode"
         size="middle"
@@ -203,7 +224,12 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.list ?? []}
-        onRow={(r) => ({ 'data-testid': `partner-row-${r.partnerCode}`, 'data-status': r.status }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(r) =>
+          ({
+            'data-testid': `partner-row-${r.partnerCode}`,
+            'data-status': r.status,
+          }) as React.HTMLAttributes<HTMLElement>
+        }
         pagination={{
           current: page.pageNum,
           pageSize: page.pageSize,
@@ -230,7 +256,7 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       <ReasonModal
         open={terminating !== null}
         title={t('terminate.title', { name: terminating?.organization.name ?? '' })}
-        content={t('terminate.hint')}
+        content={`${t('terminate.orders')} ${t('terminate.hint')}`}
         label={t('terminate.reason')}
         required={false}
         okText={t('action.terminate')}

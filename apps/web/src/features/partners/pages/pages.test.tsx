@@ -14,7 +14,13 @@ vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) =>
 const server = mockServer();
 const { calls } = server;
 
-const org = (name: string, code: string | null = `org-${name}`) => ({ code, name, type: 3, city: 'Lyon', country: 'FR' });
+const org = (name: string, code: string | null = `org-${name}`) => ({
+  code,
+  name,
+  type: 3,
+  city: 'Lyon',
+  country: 'FR',
+});
 const partner = (p: Partial<Partner> & { partnerCode: string }): Partner => ({
   status: 1,
   organization: org('Alpha Lab'),
@@ -30,7 +36,12 @@ afterEach(() => {
   localStorage.clear();
 });
 
-async function render(path: string, routePath: string, load: () => Promise<{ default: React.ComponentType }>, seed?: (qc: QueryClient) => void) {
+async function render(
+  path: string,
+  routePath: string,
+  load: () => Promise<{ default: React.ComponentType }>,
+  seed?: (qc: QueryClient) => void,
+) {
   const { default: Page } = await load();
   const { host, router } = await renderScreen(path, routePath, <Page />, { fresh: true, seed });
   return { el: host, router };
@@ -48,7 +59,9 @@ describe('partner list', () => {
     for (const tab of ['mine', 'toConfirm', 'history']) expect($(`partner-tab-${tab}`)).not.toBeNull();
     expect($('partner-row-P1')?.textContent).toContain('Alpha Lab');
     expect($('partner-row-P1')?.textContent).toContain('Lyon, FR');
-    expect($('partner-row-P1')?.querySelector('[data-testid="partner-status"]')?.getAttribute('data-group')).toBe('accepted');
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-status"]')?.getAttribute('data-group')).toBe(
+      'accepted',
+    );
     expect($('partner-row-P1')?.querySelector('[data-testid="partner-terminate"]')).not.toBeNull();
     expect($('partner-row-P1')?.querySelector('[data-testid="partner-accept"]')).toBeNull();
     expect($('partner-add')?.textContent).toBe('add.lab');
@@ -58,10 +71,17 @@ describe('partner list', () => {
   it('To be Confirmed: the responder accepts or rejects (reason required), the initiator cancels', async () => {
     signInAs(3);
     const rows = [
-      partner({ partnerCode: 'IN', status: 0, initiatedByMe: false, organization: { ...org('Smile Clinic'), type: 2 } }),
+      partner({
+        partnerCode: 'IN',
+        status: 0,
+        initiatedByMe: false,
+        organization: { ...org('Smile Clinic'), type: 2 },
+      }),
       partner({ partnerCode: 'OUT', status: 0, initiatedByMe: true }),
     ];
-    await render('/partner-management?tab=toConfirm', '/partner-management', load, (qc) => qc.setQueryData(listKey('toConfirm'), { total: 2, list: rows }));
+    await render('/partner-management?tab=toConfirm', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('toConfirm'), { total: 2, list: rows }),
+    );
     const inRow = $('partner-row-IN')!;
     expect(inRow.querySelector('[data-testid="partner-accept"]')).not.toBeNull();
     expect(inRow.querySelector('[data-testid="partner-cancel"]')).toBeNull();
@@ -79,7 +99,10 @@ describe('partner list', () => {
     await type($('partner-reject-reason'), 'Not our field');
     await click($('partner-reject-confirm'));
     await flush(1, 50);
-    expect(calls.find((c) => c.path === 'partner/reject')?.body).toEqual({ partnerCode: 'IN', reason: 'Not our field' });
+    expect(calls.find((c) => c.path === 'partner/reject')?.body).toEqual({
+      partnerCode: 'IN',
+      reason: 'Not our field',
+    });
   });
 
   it('History: apply again uses the other organization', async () => {
@@ -109,8 +132,24 @@ describe('partner list', () => {
     const detail: PartnerDetail = {
       ...partner({ partnerCode: 'P1' }),
       events: [
-        { from: null, to: 0, action: 'apply', reason: null, actorName: 'Ann', actorOrganization: 'Me', at: '2025-05-01T10:00:00Z' },
-        { from: 0, to: 1, action: 'accept', reason: 'welcome', actorName: 'Bob', actorOrganization: 'Alpha Lab', at: '2025-05-02T10:00:00Z' },
+        {
+          from: null,
+          to: 0,
+          action: 'apply',
+          reason: null,
+          actorName: 'Ann',
+          actorOrganization: 'Me',
+          at: '2025-05-01T10:00:00Z',
+        },
+        {
+          from: 0,
+          to: 1,
+          action: 'accept',
+          reason: 'welcome',
+          actorName: 'Bob',
+          actorOrganization: 'Alpha Lab',
+          at: '2025-05-02T10:00:00Z',
+        },
       ],
     };
     await render('/partner-management', '/partner-management', load, (qc) => {
@@ -127,12 +166,21 @@ describe('partner list', () => {
   it('add dialog: invitation code, then apply', async () => {
     signInAs(2);
     const target = { organizationCode: 'LAB9', name: 'Nine Lab', type: 3, city: null, country: 'DE' };
-    server.answer = (path) => (path === 'user/partner/checkInvitationCode' ? Promise.resolve(target) : path === 'partner/apply' ? Promise.resolve({}) : pending());
-    await render('/partner-management', '/partner-management', load, (qc) => qc.setQueryData(listKey('mine'), { total: 0, list: [] }));
+    server.answer = (path) =>
+      path === 'user/partner/checkInvitationCode'
+        ? Promise.resolve(target)
+        : path === 'partner/apply'
+          ? Promise.resolve({})
+          : pending();
+    await render('/partner-management', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('mine'), { total: 0, list: [] }),
+    );
     await click($('partner-add'));
     await type($('partner-add-code'), 'ABC123');
     await click($('partner-add-check'));
-    expect(calls.find((c) => c.path === 'user/partner/checkInvitationCode')?.body).toEqual({ invitationCode: 'ABC123' });
+    expect(calls.find((c) => c.path === 'user/partner/checkInvitationCode')?.body).toEqual({
+      invitationCode: 'ABC123',
+    });
     expect($('partner-add-result-LAB9')?.textContent).toContain('Nine Lab');
     await click($('partner-add-apply'));
     expect(calls.find((c) => c.path === 'partner/apply')?.body).toEqual({ organizationCode: 'LAB9' });
@@ -153,7 +201,11 @@ describe('invitation from email', () => {
   it('confirms with the stored token and shows the clinic', async () => {
     const { rememberInvitation, storedInvitation } = await import('../lib/invitation');
     rememberInvitation('tok-1');
-    server.answer = () => Promise.resolve({ ...partner({ partnerCode: 'P9', organization: { ...org('Smile Clinic'), type: 2 } }), events: [] });
+    server.answer = () =>
+      Promise.resolve({
+        ...partner({ partnerCode: 'P9', organization: { ...org('Smile Clinic'), type: 2 } }),
+        events: [],
+      });
     await render('/partner-list-from-email', '/partner-list-from-email', page);
     await click($('partner-confirm-invitation'));
     expect(calls[0]).toEqual({ path: 'partner/confirmInvitation', body: { token: 'tok-1' } });

@@ -5,4 +5,5 @@ export interface EmailConfirmResult {
   reviewStatus: number;
   account: string;
 }
-export const emailConfirm = (id: string) => http.post<EmailConfirmResult>('user/email.confirm', { id }, { auth: false, silent: true });
+export const emailConfirm = (id: string) =>
+  http.post<EmailConfirmResult>('user/email.confirm', { id }, { auth: false, silent: true });

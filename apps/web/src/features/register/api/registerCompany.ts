@@ -3,4 +3,5 @@ import { http } from '../../../lib/http';
 import type { RegisterResult } from './register';
 
 /** Laboratories register with the organization details their review needs. */
-export const registerCompany = (body: CompanyRegisterBody) => http.post<RegisterResult>('company/companyRegist', body, { auth: false });
+export const registerCompany = (body: CompanyRegisterBody) =>
+  http.post<RegisterResult>('company/companyRegist', body, { auth: false });

@@ -22,7 +22,13 @@ export default function RegionPage() {
         ))}
       </Radio.Group>
       <Alert type="warning" showIcon title={t('region.permanent')} className="form-alert" />
-      <Button type="primary" block disabled={!region} data-testid="region-next" onClick={() => navigate(`/self-register?type=${type}&region=${region}`)}>
+      <Button
+        type="primary"
+        block
+        disabled={!region}
+        data-testid="region-next"
+        onClick={() => navigate(`/self-register?type=${type}&region=${region}`)}
+      >
         {t('region.next')}
       </Button>
       <div className="public-links">

@@ -37,7 +37,13 @@ export default function RegisterResultPage() {
           </>
         }
         extra={[
-          <Button key="resend" onClick={() => void resend()} loading={busy} disabled={!email} data-testid="register-resend">
+          <Button
+            key="resend"
+            onClick={() => void resend()}
+            loading={busy}
+            disabled={!email}
+            data-testid="register-resend"
+          >
             {t('result.resend')}
           </Button>,
           cfg.demoMode ? (

@@ -16,7 +16,12 @@ export default function RegisterWayPage() {
     <PublicPage title={t('way.title')} width={560}>
       <div className="choice-grid">
         {ways.map((w) => (
-          <Card key={w.type} hoverable data-testid={`register-way-${w.type}`} onClick={() => navigate(`/region?type=${w.type}`)}>
+          <Card
+            key={w.type}
+            hoverable
+            data-testid={`register-way-${w.type}`}
+            onClick={() => navigate(`/region?type=${w.type}`)}
+          >
             <div className="choice-icon">{w.icon}</div>
             <h3>{w.title}</h3>
             <p>{w.text}</p>

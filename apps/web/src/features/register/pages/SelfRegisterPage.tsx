@@ -45,7 +45,8 @@ export default function SelfRegisterPage() {
   const [busy, setBusy] = useState(false);
   const type = params.get('type');
   const region = params.get('region') as Region | null;
-  if ((type !== 'clinic' && type !== 'lab') || !region || !REGIONS.includes(region)) return <Navigate to="/register" replace />;
+  if ((type !== 'clinic' && type !== 'lab') || !region || !REGIONS.includes(region))
+    return <Navigate to="/register" replace />;
   const isLab = type === 'lab';
   const required = { required: true, whitespace: true, message: t('common:required') };
 
@@ -105,7 +106,11 @@ export default function SelfRegisterPage() {
     <Form.Item
       name={name}
       label={t(`field.${name}`)}
-      rules={[...(opts.required === false ? [] : [required]), { max, message: t('common:tooLong', { n: max }) }, ...(opts.type === 'email' ? [{ type: 'email' as const, message: t('common:emailInvalid') }] : [])]}
+      rules={[
+        ...(opts.required === false ? [] : [required]),
+        { max, message: t('common:tooLong', { n: max }) },
+        ...(opts.type === 'email' ? [{ type: 'email' as const, message: t('common:emailInvalid') }] : []),
+      ]}
     >
       <Input data-testid={`register-${name}`} maxLength={max} type={opts.type === 'email' ? 'email' : 'text'} />
     </Form.Item>
@@ -115,7 +120,12 @@ export default function SelfRegisterPage() {
     <Form.Item
       name={name}
       valuePropName="checked"
-      rules={[{ validator: (_, value: boolean) => (value ? Promise.resolve() : Promise.reject(new Error(t('common:required')))) }]}
+      rules={[
+        {
+          validator: (_, value: boolean) =>
+            value ? Promise.resolve() : Promise.reject(new Error(t('common:required'))),
+        },
+      ]}
     >
       <Checkbox data-testid={`register-${name}`}>
         {t('agree.prefix')}{' '}
@@ -167,8 +177,15 @@ export default function SelfRegisterPage() {
         {text('phone', FIELD_MAX.phone, { required: false })}
         {text('displayName', FIELD_MAX.name)}
         <PasswordFields testIdPrefix="register-password" label={t('field.password')} />
-        <Form.Item name="language" label={t('field.language')} rules={[{ required: true, message: t('common:required') }]}>
-          <Select data-testid="register-language" options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
+        <Form.Item
+          name="language"
+          label={t('field.language')}
+          rules={[{ required: true, message: t('common:required') }]}
+        >
+          <Select
+            data-testid="register-language"
+            options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+          />
         </Form.Item>
         {agreement('agreePrivacy', cfg.agreement.privacy, t('agree.privacy'))}
         {agreement('agreeCookie', cfg.agreement.cookie, t('agree.cookie'))}

@@ -12,7 +12,8 @@ export function arcPath(cx: number, cy: number, r: number, inner: number, a0: nu
     const mid = a0 + Math.PI;
     return `${arcPath(cx, cy, r, inner, a0, mid)} ${arcPath(cx, cy, r, inner, mid, a0 + Math.PI * 2)}`;
   }
-  const pt = (radius: number, a: number) => [cx + radius * Math.sin(a), cy - radius * Math.cos(a)].map((n) => Number(n.toFixed(3)));
+  const pt = (radius: number, a: number) =>
+    [cx + radius * Math.sin(a), cy - radius * Math.cos(a)].map((n) => Number(n.toFixed(3)));
   const [x0, y0] = pt(r, a0);
   const [x1, y1] = pt(r, a1);
   const [x2, y2] = pt(inner, a1);
@@ -40,7 +41,14 @@ export function DonutChart({ slices, size = 160, title }: { slices: Slice[]; siz
   const angles = sliceAngles(slices.map((s) => s.value));
   const empty = slices.every((s) => s.value <= 0);
   return (
-    <svg width={size} height={size} viewBox={`0 0 ${size} ${size}`} role="img" aria-label={title} data-testid="storage-chart">
+    <svg
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={title}
+      data-testid="storage-chart"
+    >
       {title ? <title>{title}</title> : null}
       {empty ? <path d={arcPath(r, r, r, inner, 0, Math.PI * 2)} fill="rgba(128,128,128,0.2)" /> : null}
       {slices.map((s, i) => {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { deleteCases } from '../../cases/api/deleteCases';
 import { emptyRecycleBin } from '../../cases/api/emptyRecycleBin';
-import { confirmDanger } from '../../cases/lib/confirm';
+import { confirmDanger } from '../../../lib/confirm';
 import { caseDetailPath } from '../../cases/lib/paths';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
@@ -59,7 +59,12 @@ export default function StoragePanel() {
   const u = usage.data;
   if (!u) return <Card loading={usage.isPending} data-testid="storage-usage" />;
   const percent = usagePercent(u.usedBytes, u.quotaBytes);
-  const slices = u.byKind.map((k) => ({ key: k.kind, label: `${t(`kind.${k.kind}`)}: ${sizeText(k.bytes)}`, value: k.bytes, color: KIND_COLORS[k.kind] ?? '#999' }));
+  const slices = u.byKind.map((k) => ({
+    key: k.kind,
+    label: `${t(`kind.${k.kind}`)}: ${sizeText(k.bytes)}`,
+    value: k.bytes,
+    color: KIND_COLORS[k.kind] ?? '#999',
+  }));
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -69,7 +74,11 @@ export default function StoragePanel() {
             <Typography.Paragraph data-testid="storage-usage-text">
               {t('usedOf', { used: sizeText(u.usedBytes), quota: sizeText(u.quotaBytes) })}
             </Typography.Paragraph>
-            <Progress percent={percent} status={percent >= 90 ? 'exception' : 'normal'} data-testid="storage-usage-bar" />
+            <Progress
+              percent={percent}
+              status={percent >= 90 ? 'exception' : 'normal'}
+              data-testid="storage-usage-bar"
+            />
             <Space size={32} style={{ marginTop: 16 }} wrap>
               <Statistic title={t('used')} value={sizeText(u.usedBytes)} />
               <Statistic title={t('free')} value={sizeText(Math.max(0, u.quotaBytes - u.usedBytes))} />
@@ -103,7 +112,16 @@ export default function StoragePanel() {
                 {u.byKind.length === 0 ? <Typography.Text type="secondary">{t('noFiles')}</Typography.Text> : null}
                 {u.byKind.map((k) => (
                   <div key={k.kind} data-kind={k.kind}>
-                    <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, background: KIND_COLORS[k.kind] ?? '#999', marginRight: 8 }} />
+                    <span
+                      style={{
+                        display: 'inline-block',
+                        width: 10,
+                        height: 10,
+                        borderRadius: 2,
+                        background: KIND_COLORS[k.kind] ?? '#999',
+                        marginRight: 8,
+                      }}
+                    />
                     {t(`kind.${k.kind}`)}: {sizeText(k.bytes)} ({t('fileCount', { count: k.count })})
                   </div>
                 ))}
@@ -144,7 +162,11 @@ export default function StoragePanel() {
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
           onRow={(r) => ({ 'data-testid': `storage-case-${r.caseCode}` }) as React.HTMLAttributes<HTMLElement>}
           columns={[
-            { title: t('caseName'), dataIndex: 'name', render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link> },
+            {
+              title: t('caseName'),
+              dataIndex: 'name',
+              render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link>,
+            },
             { title: t('patientName'), dataIndex: 'patientName' },
             { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
           ]}
@@ -159,7 +181,11 @@ export default function StoragePanel() {
           dataSource={u.largestFiles}
           onRow={(r) => ({ 'data-testid': `storage-file-${r.fileCode}` }) as React.HTMLAttributes<HTMLElement>}
           columns={[
-            { title: t('fileName'), dataIndex: 'name', render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link> },
+            {
+              title: t('fileName'),
+              dataIndex: 'name',
+              render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link>,
+            },
             { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
           ]}
         />

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { notify } from '../../../lib/notify';
+import { notify } from './notify';
 
 /** A themed confirmation for a destructive action (the app's modal API, so the dark theme applies). */
 export function confirmDanger(opts: {

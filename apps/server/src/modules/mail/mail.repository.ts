@@ -1,0 +1,63 @@
+import type { Queryable } from '../../platform/db.js';
+
+interface MailRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  status: string;
+  created_at: Date;
+  total: string;
+}
+
+function toPage(rows: MailRow[]) {
+  return {
+    total: rows.length ? Number(rows[0]!.total) : 0,
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      to: r.to_address,
+      subject: r.subject,
+      text: r.body_text,
+      status: r.status,
+      createdAt: new Date(r.created_at).toISOString(),
+    })),
+  };
+}
+
+const COLUMNS = `id, to_address, subject, body_text, status, created_at, count(*) OVER () AS total`;
+
+export const mailRepository = {
+  /** The whole outbox, newest first (the super administrator's view). */
+  async page(db: Queryable, limit: number, offset: number) {
+    const rows = await db.query<MailRow>(
+      `SELECT ${COLUMNS}
+         FROM mail_outbox
+        ORDER BY created_at DESC, id DESC
+        LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    return toPage(rows);
+  },
+
+  /** Mail sent to one address, newest first; only the given mails of it when `onlyIds` is set. */
+  async toAddress(db: Queryable, address: string, limit: number, onlyIds?: number[]) {
+    const rows = onlyIds
+      ? await db.query<MailRow>(
+          `SELECT ${COLUMNS}
+             FROM mail_outbox
+            WHERE lower(to_address) = lower($1) AND id = ANY ($3::bigint[])
+            ORDER BY created_at DESC, id DESC
+            LIMIT $2`,
+          [address, limit, onlyIds],
+        )
+      : await db.query<MailRow>(
+          `SELECT ${COLUMNS}
+             FROM mail_outbox
+            WHERE lower(to_address) = lower($1)
+            ORDER BY created_at DESC, id DESC
+            LIMIT $2`,
+          [address, limit],
+        );
+    return toPage(rows);
+  },
+};

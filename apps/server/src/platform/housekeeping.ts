@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from './db.js';
+
+interface Task {
+  everyMs: number;
+  run: () => Promise<unknown>;
+  timer?: NodeJS.Timeout;
+  running?: Promise<unknown>;
+}
+
+/**
+ * Periodic upkeep run by every server process (recycle-bin retention, abandoned uploads, mail retries…). Each run
+ * is recorded in `job_runs`, a failure is logged as an error with how many runs in a row failed, and the health
+ * call names the tasks whose last run failed, so a stuck job shows instead of failing silently.
+ */
+export class Housekeeping {
+  private readonly tasks = new Map<string, Task>();
+  private readonly failing = new Set<string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  add(name: string, everyMs: number, run: () => Promise<unknown>) {
+    this.tasks.set(name, { everyMs, run });
+  }
+
+  /** The tasks whose last run in this process failed. */
+  failingTasks(): string[] {
+    return [...this.failing];
+  }
+
+  /** Runs one task now (at most one run of a task at a time) and records the outcome; answers what it returned. */
+  async run(name: string): Promise<unknown> {
+    const task = this.tasks.get(name);
+    if (!task) throw new Error(`unknown housekeeping task: ${name}`);
+    if (task.running) return task.running;
+    task.running = this.record(name, task).finally(() => (task.running = undefined));
+    return task.running;
+  }
+
+  start() {
+    for (const [name, task] of this.tasks) {
+      void this.run(name).catch(() => undefined);
+      task.timer = setInterval(() => void this.run(name).catch(() => undefined), task.everyMs);
+      task.timer.unref();
+    }
+  }
+
+  async stop() {
+    for (const task of this.tasks.values()) {
+      clearInterval(task.timer);
+      await task.running?.catch(() => undefined);
+    }
+  }
+
+  private async record(name: string, task: Task) {
+    await this.db.query(
+      `INSERT INTO job_runs (name, last_started_at) VALUES ($1, now())
+       ON CONFLICT (name) DO UPDATE SET last_started_at = now()`,
+      [name],
+    );
+    try {
+      const result = await task.run();
+      this.failing.delete(name);
+      await this.db.query(
+        `UPDATE job_runs SET last_finished_at = now(), last_ok = true, last_error = NULL, consecutive_failures = 0,
+                details = $2::jsonb
+          WHERE name = $1`,
+        [name, JSON.stringify(result ?? {})],
+      );
+      return result;
+    } catch (err) {
+      this.failing.add(name);
+      const [row] = await this.db
+        .query<{ consecutive_failures: number }>(
+          `UPDATE job_runs SET last_finished_at = now(), last_ok = false, last_error = $2,
+                  consecutive_failures = consecutive_failures + 1
+            WHERE name = $1
+            RETURNING consecutive_failures`,
+          [name, String(err).slice(0, 1000)],
+        )
+        .catch(() => []);
+      this.log.error({ err, task: name, consecutiveFailures: row?.consecutive_failures }, 'housekeeping task failed');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, apiLogin, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The laboratory's side tells the menu changed: the app fetches its menu again when the tab becomes visible. */
+async function tabBecomesVisible(page: Page) {
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+}
+
+async function openAccountScreen(page: Page, menu: 'users' | 'roles') {
+  await page.getByTestId('menu-account').click();
+  await page.getByTestId(`menu-${menu}`).click();
+}
+
+/** Ticks or unticks entries of the role menu tree and saves. */
+async function setRoleMenus(page: Page, roleName: string, tick: string[]) {
+  await page.getByTestId('role-list').waitFor();
+  const row = page.locator('[data-testid^="role-row-"]', { hasText: roleName });
+  await row.locator('[data-testid^="role-menus-"]').click();
+  await page.getByTestId('role-menu-tree').waitFor();
+  for (const code of tick) {
+    await page
+      .locator('.ant-tree-treenode', { has: page.getByTestId(`role-menu-${code}`) })
+      .locator('.ant-tree-checkbox')
+      .first()
+      .click();
+  }
+  await page.getByTestId('role-menus-save').click();
+  await page.getByTestId('role-menu-tree').waitFor({ state: 'detached' });
+}
+
+describe('a laboratory administrator', () => {
+  it('adds a user with a role of its own; the user gets exactly its buttons, a wider role at once, and is signed out when disabled', async () => {
+    const stamp = Date.now().toString(36);
+    const roleName = `Packer ${stamp}`;
+    const account = `packer${stamp}`;
+    const email = `packer-${stamp}@example.test`;
+
+    // An order ready to ship at the demo laboratory.
+    const clinicToken = await apiLogin('clinic');
+    const labToken = await apiLogin('lab');
+    // The demo laboratory among the clinic's partners (other journeys add theirs).
+    const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
+    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
+    const partnerCode = partners.data.list.find(
+      (p: { organization: { code: string | null } }) => p.organization.code === labCode,
+    ).partnerCode as string;
+    const made = await api('case/create', { name: `Crown ${stamp}`, patientName: `Packer ${stamp}` }, clinicToken);
+    const sent = await api(
+      'order/create',
+      {
+        caseCodes: [made.data.caseCode],
+        partnerCode,
+        orderType: 'restoration',
+        workTypes: ['Crown'],
+        teeth: [{ number: 16, shade: 'A2' }],
+      },
+      clinicToken,
+    );
+    expect(sent.code).toBe(200);
+    const orderCode = sent.data.list[0].orderCode as string;
+    for (const action of ['accept', 'ready']) {
+      const done = await api('order/action', { orderCodes: [orderCode], action }, labToken);
+      expect(done.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    }
+
+    // The administrator makes a role that accepts and produces, but does not ship.
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'lab');
+    await admin.page.getByTestId('layout-sidebar').waitFor();
+    await openAccountScreen(admin.page, 'roles');
+    await admin.page.getByTestId('role-add').click();
+    await admin.page.getByTestId('role-name').fill(roleName);
+    await admin.page.getByTestId('role-name-save').click();
+    await setRoleMenus(admin.page, roleName, ['orders.accept', 'orders.produce', 'orderDetail']);
+
+    // … and adds a user with it.
+    await openAccountScreen(admin.page, 'users');
+    await admin.page.getByTestId('user-add').click();
+    await admin.page.getByTestId('user-form-account').fill(account);
+    await admin.page.getByTestId('user-form-name').fill('Pat Packer');
+    await admin.page.getByTestId('user-form-email').fill(email);
+    await admin.page.getByTestId('user-form-role').click();
+    await admin.page.locator('.ant-select-item-option', { hasText: roleName }).click();
+    await admin.page.getByTestId('user-form-submit').click();
+    await admin.page.getByTestId(`user-row-${account}`).waitFor();
+
+    // The user sets a password from the mail and signs in.
+    const link = new URL(await mailedLink(admin.page, email, '/set-pass/'));
+    const staff = await newPage(browser);
+    await staff.page.goto(link.pathname);
+    await staff.page.getByTestId('reset-password-new').fill('Packer#2027x');
+    await staff.page.getByTestId('reset-password-confirm').fill('Packer#2027x');
+    await staff.page.getByTestId('reset-submit').click();
+    await staff.page.getByTestId('reset-done').waitFor();
+    await signIn(staff.page, account, 'Packer#2027x');
+    // A new user reads the agreements first.
+    await staff.page.getByTestId('agreements-accept').click();
+    await staff.page.getByTestId('layout-sidebar').waitFor();
+    await staff.page.getByTestId('menu-orders').click();
+    await staff.page.getByTestId(`order-row-${orderCode}`).waitFor();
+    // Production buttons, no ship button; and the API refuses shipping.
+    await staff.page.getByTestId('orders-batch-accept').waitFor();
+    expect(await staff.page.getByTestId('orders-batch-ship').count()).toBe(0);
+    const staffToken = await apiLogin(account, 'Packer#2027x');
+    const refused = await api(
+      'order/action',
+      { orderCodes: [orderCode], action: 'ship', trackingNumber: 'T-1' },
+      staffToken,
+    );
+    expect(refused.code).toBe(1002);
+
+    // The administrator widens the role; the user's open tab shows the button once its menu reloads.
+    await openAccountScreen(admin.page, 'roles');
+    await setRoleMenus(admin.page, roleName, ['orders.ship']);
+    await tabBecomesVisible(staff.page);
+    await staff.page.getByTestId('orders-batch-ship').waitFor();
+
+    // Disabled: the user's open tab goes to the login page at its next call.
+    await openAccountScreen(admin.page, 'users');
+    await admin.page.getByTestId(`user-actions-${account}`).click();
+    await admin.page.locator('.ant-dropdown-menu-item', { hasText: 'Disable' }).click();
+    await admin.page.getByTestId('user-disable-confirm').click();
+    await admin.page.getByTestId('password-prompt-input').fill(PASSWORD);
+    await admin.page.getByTestId('password-prompt-ok').click();
+    await admin.page
+      .getByTestId(`user-row-${account}`)
+      .locator('[data-testid="user-status"][data-status="2"]')
+      .waitFor();
+    await tabBecomesVisible(staff.page);
+    await staff.page.waitForURL(/\/login/);
+
+    await admin.context.close();
+    await staff.context.close();
+  });
+});
