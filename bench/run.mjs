@@ -1,7 +1,7 @@
 // `npm run bench`: the spine's benchmarks, each against a baseline measured in the same run.
 // Needs a build (npm run build) and, for the PostgreSQL figures, a server on 127.0.0.1:5432.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

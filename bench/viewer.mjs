@@ -11,7 +11,6 @@ import {
   fmtMB,
   generateScans,
   login,
-  MB,
   ROOT,
   sleep,
   startPortal,

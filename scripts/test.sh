@@ -10,6 +10,10 @@ bash scripts/ensure-chromium.sh
 echo "== type check"
 npm run -s typecheck
 
+echo "== lint and format"
+npx eslint --max-warnings 0 .
+npm run -s format:check
+
 echo "== build"
 npm run -s build
 

@@ -245,7 +245,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
 
   const webDir = opts.webDir ?? WEB_DIST_DIR;
   if (opts.serveWeb !== false && existsSync(join(webDir, 'index.html'))) await serveWebApp(app, webDir);
-  return app as App & { platform: Platform; housekeeping: Housekeeping };
+  return app;
 }
 
 /**

@@ -28,7 +28,7 @@ export function formatOpenApi(doc: unknown): string {
 export const OPENAPI_FILE = join(ROOT_DIR, 'docs', 'openapi.json');
 
 if (process.argv[1] && /openapi\.(ts|js)$/.test(process.argv[1])) {
-  generateOpenApi().then((doc) => {
+  void generateOpenApi().then((doc) => {
     writeFileSync(OPENAPI_FILE, doc);
     console.log(`Wrote ${OPENAPI_FILE}`);
   });

@@ -46,9 +46,9 @@ interface DocumentOperation {
 
 /** Every operation of the document the running app serves: a call added to the server is listed here at once. */
 export async function readOperations(h: Harness): Promise<Operation[]> {
-  const doc = (await h.app.inject({ url: '/api/v2/openapi.json' })).json() as {
+  const doc = (await h.app.inject({ url: '/api/v2/openapi.json' })).json<{
     paths: Record<string, Record<string, DocumentOperation>>;
-  };
+  }>();
   return Object.entries(doc.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, op]) => {
       const content = op.requestBody?.content ?? {};

@@ -128,8 +128,8 @@ export async function spawnChildServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (c) => (output += c));
-  child.stderr!.on('data', (c) => (output += c));
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
   live.add(child);
   const exited = new Promise<void>((r) =>
     child.once('exit', () => {

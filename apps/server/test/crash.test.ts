@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { Upload } from 'tus-js-client';
 import type { Db } from '../src/platform/db.js';
 import { pgliteDb, postgresDb } from '../src/platform/db.js';
@@ -10,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { newCode } from '../src/platform/crypto.js';
 import { MIGRATIONS_DIR } from '../src/platform/paths.js';
 import { freshDb, PASSWORD } from './harness.js';
+import { unzip } from './zip.js';
 import { binaryStl } from './uploads.js';
 import { testDbKind } from './db-url.js';
 import {
@@ -173,31 +173,6 @@ describe('an upload', () => {
     }
   }, 180_000);
 });
-
-/** The entries of a zip, read whole (yauzl checks each entry's CRC as it reads it). */
-function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describe('an export and its job', () => {
   it('killed mid-pack is packed again by the restarted server, once, and no partial zip is ever downloadable', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
+import { unzipEntries } from './zip.js';
 import { OrgType } from '@portal/contracts';
 import { createHarness, createUser, login, type Harness } from './harness.js';
 import { binaryStl, PNG, tusUpload } from './uploads.js';
@@ -18,27 +18,10 @@ afterAll(() => h.close());
 
 /** How each entry was packed: 0 stored, 8 deflated. */
 const methods = new Map<string, number>();
-function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            methods.set(entry.fileName, entry.compressionMethod);
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    });
-  });
+async function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
+  const entries = await unzipEntries(buf);
+  for (const [name, e] of entries) methods.set(name, e.method);
+  return new Map([...entries].map(([name, e]) => [name, e.bytes]));
 }
 
 async function caseWith(name: string, files: Array<[Buffer, string]>) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertDocumented, createHarness, PASSWORD, type Harness } from './harness.js';
-import { readOperations, type JsonSchema, type Operation } from './api-operations.js';
+import { readOperations, type Operation } from './api-operations.js';
 import {
   CONTROL_TEXT,
   fieldName,
@@ -382,8 +382,8 @@ function validInputs(op: Operation, count: number) {
     for (const x of op.parameters) {
       const v = values[x.name];
       if (v === undefined) continue;
-      if (x.in === 'path') req.params![x.name] = encodeURIComponent(String(v));
-      else req.query!.push([x.name, encodeURIComponent(String(v))]);
+      if (x.in === 'path') req.params![x.name] = encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+      else req.query!.push([x.name, encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))]);
     }
     return req;
   });
@@ -451,13 +451,13 @@ function realRequests(op: Operation): FuzzRequest[] {
     ...examples,
     ...links
       .filter((link) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}\\?`).test(link))
-      .map((link) => {
+      .map((link): FuzzRequest => {
         const [path, search] = link.split('?');
         const param = op.parameters.find((x) => x.in === 'path')!;
         const value = path!.split('/').pop()!;
         return {
           label: 'valid',
-          caller: { kind: 'none' } as Caller,
+          caller: { kind: 'none' },
           params: { [param.name]: value },
           query: [...new URLSearchParams(search)].map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]),
         };
@@ -602,9 +602,7 @@ function multipartInputs(op: Operation, count: number): { valid: FuzzRequest[]; 
   const p = pools();
   const fieldValues = fc.sample(
     fc.record(
-      Object.fromEntries(
-        textFields.map(([name, s]) => [name, validArbitrary({ ...s, maxLength: 64 } as JsonSchema, p, name)]),
-      ),
+      Object.fromEntries(textFields.map(([name, s]) => [name, validArbitrary({ ...s, maxLength: 64 }, p, name)])),
     ),
     { seed: seedOf(op), numRuns: count },
   ) as Array<Record<string, string>>;

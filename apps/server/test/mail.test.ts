@@ -82,7 +82,10 @@ describe('mail over SMTP', () => {
 
 describe('outbox and demo mailbox', () => {
   /** A browser's cookie jar, as far as the mailbox cookie goes. */
-  const jar = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie'] ?? '').split(';')[0]!;
+  const jar = (res: { headers: Record<string, unknown> }) => {
+    const cookie = res.headers['set-cookie'];
+    return (Array.isArray(cookie) ? String(cookie[0]) : typeof cookie === 'string' ? cookie : '').split(';')[0]!;
+  };
   const mailbox = (app: Harness, email: string, cookie?: string) =>
     app.call(`mail/demoMailbox?email=${encodeURIComponent(email)}`, {
       method: 'GET',

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   webDir = mkdtempSync(join(tmpdir(), 'portal-web-'));
   writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>portal</title>');
   h = await createHarness({}, { webDir });
-  doc = (await h.app.inject({ url: '/api/v2/openapi.json' })).json() as Document;
+  doc = (await h.app.inject({ url: '/api/v2/openapi.json' })).json<Document>();
 });
 afterAll(async () => {
   await h.close();

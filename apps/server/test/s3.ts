@@ -31,7 +31,7 @@ function multipartExtras(server: {
     )
       return next();
     const [, bucket, key] = m as unknown as [string, string, string];
-    const dir = join(server.context.store.getResourcePath(bucket, undefined, 'uploads'), ctx.query.uploadId!);
+    const dir = join(server.context.store.getResourcePath(bucket, undefined, 'uploads'), ctx.query.uploadId);
     if (ctx.method === 'DELETE') {
       await rm(dir, { recursive: true, force: true });
       ctx.status = 204;

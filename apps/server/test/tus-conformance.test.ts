@@ -224,7 +224,7 @@ describe.each([
   it('resumes an aborted upload from the server offset', async () => {
     const caseCode = await newCase();
     const bytes = binaryStl(40_000); // 2 MB
-    let aborted!: Promise<void>;
+    let aborted: Promise<void> | undefined;
     let url = '';
     await new Promise<void>((resolve, reject) => {
       const up: Upload = new Upload(bytes, {
@@ -234,7 +234,7 @@ describe.each([
         chunkSize: 256 * 1024,
         retryDelays: [],
         onChunkComplete: (_chunk, accepted) => {
-          if (accepted >= 600_000 && !aborted) {
+          if (accepted >= 600_000 && aborted === undefined) {
             url = up.url!;
             aborted = up.abort().then(resolve, reject);
           }

@@ -12,7 +12,7 @@ export function tusUpload(
     const upload = new Upload(bytes, {
       endpoint: `${baseUrl}/api/v2/files/tus`,
       headers: { authorization: `Bearer ${token}` },
-      metadata: meta as Record<string, string>,
+      metadata: meta,
       chunkSize,
       retryDelays: [],
       onError: (err) => reject(err),

@@ -188,7 +188,7 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
       ]),
     ),
   });
-  const attachmentCode = (attached.json() as { data: { list: Array<{ code: string }> } }).data.list[0]!.code;
+  const attachmentCode = attached.json<{ data: { list: Array<{ code: string }> } }>().data.list[0]!.code;
   const messageText = `Message ${letter} ${randomBytes(4).toString('hex')}`;
   await ok(h, 'msg/send', { token: lab.token, body: { orderCode, content: messageText } });
   const notifications = await h.db.query<{ id: number }>(
@@ -221,7 +221,7 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
       multipart([{ name: 'file', filename: 'catalogue.csv', bytes: Buffer.from(csv) }]),
     ),
   });
-  if ((imported.json() as { data: { imported: number } }).data.imported !== 3)
+  if (imported.json<{ data: { imported: number } }>().data.imported !== 3)
     throw new Error(`world: catalogue import ${imported.body}`);
   await ok(h, 'equipment/assignDealer', {
     token: oem.token,

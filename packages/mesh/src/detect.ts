@@ -14,7 +14,7 @@ export function detectMeshFormat(bytes: Uint8Array): MeshFormat | null {
 }
 
 /** Detects (by content) and parses; `hint` names the format to try when the content tells none. */
-export function parseMesh(input: ArrayBuffer | ArrayBufferView, hint?: MeshFormat | string): MeshData {
+export function parseMesh(input: ArrayBuffer | ArrayBufferView, hint?: string): MeshData {
   const bytes = toU8(input);
   const fmt = detectMeshFormat(bytes) ?? (hint === 'stl' || hint === 'ply' || hint === 'obj' ? hint : null);
   switch (fmt) {

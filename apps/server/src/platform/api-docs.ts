@@ -164,7 +164,7 @@ const ERROR_ENVELOPE = {
 
 /** An entry's English message with its placeholders shown as `{name}`. */
 function templateOf(entry: ErrorEntry): string {
-  const asPlaceholders = new Proxy({} as Record<string, string>, { get: (_, name) => `{${String(name)}}` });
+  const asPlaceholders = new Proxy({}, { get: (_, name) => `{${String(name)}}` });
   return t('en', entry.key, asPlaceholders);
 }
 
@@ -252,7 +252,7 @@ const documentErrors: TransformObject = (input) => {
     ),
   };
   dropUnusedSchemas(doc);
-  return doc as ReturnType<TransformObject>;
+  return doc;
 };
 
 const SCHEMA_REF = '#/components/schemas/';

@@ -32,7 +32,7 @@ function parseInfo(raw: string | string[] | undefined): {
   if (typeof raw !== 'string' || raw.length > 4096) return {};
   try {
     const parsed = JSON.parse(decodeURIComponent(raw)) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
   } catch {
     return {};
   }
@@ -67,7 +67,7 @@ function fieldOf(path: string): string {
 function validationMessage(request: FastifyRequest, error: FastifyError) {
   const issues = (error.validation ?? []).map((v) => {
     const field = fieldOf(v.instancePath);
-    const params = v.params as Record<string, unknown>;
+    const params = v.params;
     let key = 'paramInvalid';
     const vars: Record<string, string | number> = { field };
     if (v.keyword === 'invalid_type' && (params.input === undefined || params.input === null)) key = 'paramRequired';
@@ -101,7 +101,7 @@ export const PATH_PARAM_MAX = 500;
 export function answerFrameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const lang = normalizeLanguage(typeof request.headers.lang === 'string' ? request.headers.lang : undefined);
   const message = t(lang, 'paramInvalid', { field: 'path' });
-  return reply.status(400).send({
+  void reply.status(400).send({
     code: ERRORS.PARAM_INVALID.code,
     msg: `path: ${message}`,
     data: { field: 'path', errors: [{ field: 'path', message }] },

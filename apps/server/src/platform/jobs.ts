@@ -126,7 +126,9 @@ export class Jobs {
       );
       renewal.unref();
       try {
-        await this.handlers.get(job.kind)!(typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload);
+        await this.handlers.get(job.kind)!(
+          typeof job.payload === 'string' ? (JSON.parse(job.payload) as Record<string, unknown>) : job.payload,
+        );
         await this.db.query(`UPDATE jobs SET status = 'done' WHERE id = $1 AND claimed_by = $2`, [job.id, claim]);
       } catch (err) {
         this.log.warn({ err, job: job.id, kind: job.kind }, 'job failed');

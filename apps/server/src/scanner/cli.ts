@@ -55,7 +55,7 @@ export async function runScanner(argv: string[], log: (line: string) => void = c
   if (!command || values.help) return log(HELP);
   const stateFile = values.state ?? join(homedir(), '.dental-scanner.json');
   const state: State = existsSync(stateFile)
-    ? JSON.parse(readFileSync(stateFile, 'utf8'))
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as State)
     : { url: 'http://localhost:8080' };
   if (values.url) state.url = values.url.replace(/\/+$/, '');
   const save = () => {

@@ -21,7 +21,7 @@ export function pagedTable<R, S extends PagedState>(opts: {
   const { state, setState, total, showTotal, sortOf } = opts;
   return {
     onChange: (pagination, _filters, sorter, extra) => {
-      const sort = sortOf((Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<R> | undefined);
+      const sort = sortOf(Array.isArray(sorter) ? sorter[0] : sorter);
       setState((prev) => ({
         ...prev,
         ...sort,

@@ -22,7 +22,7 @@ export function loadPrefs(): Prefs {
   let stored: Partial<Prefs> = {};
   try {
     const parsed: unknown = JSON.parse(storage.get('prefs') ?? '{}');
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) stored = parsed as Partial<Prefs>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) stored = parsed;
   } catch {
     /* corrupt JSON: fall back to defaults */
   }

@@ -10,7 +10,7 @@ export function createStore<T>(initial: T) {
       value = typeof next === 'function' ? (next as (prev: T) => T)(value) : next;
       listeners.forEach((l) => l());
     },
-    subscribe(listener: () => void) {
+    subscribe: (listener: () => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

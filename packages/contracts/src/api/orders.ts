@@ -189,7 +189,10 @@ export function missingPrescriptionFields(
       order.teeth.length === 0
         ? ['teeth']
         : rule.fields.filter((f) =>
-            order.teeth.some((tooth) => tooth[f] === undefined || tooth[f] === null || String(tooth[f]).trim() === ''),
+            order.teeth.some((tooth) => {
+              const value: unknown = tooth[f];
+              return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+            }),
           );
     if (fields.length) missing.push({ workType: rule.workType, fields });
   }

@@ -16,12 +16,21 @@ export interface CatalogError {
 const COLUMNS = ['model', 'serialNumber', 'activationCode', 'warrantyDate', 'limitType'] as const;
 const SERIAL = /^[A-Za-z0-9-]{4,40}$/;
 
+/** A spreadsheet cell as text: plain values, links ({ text }), formulas ({ result }) and rich text runs. */
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object' && 'text' in (v as object)) return String((v as { text: unknown }).text).trim();
-  if (typeof v === 'object' && 'result' in (v as object)) return String((v as { result: unknown }).result).trim();
-  return String(v).trim();
+  if (typeof v === 'object') {
+    if ('richText' in v && Array.isArray(v.richText))
+      return v.richText
+        .map((run: { text?: unknown }) => cellText(run.text))
+        .join('')
+        .trim();
+    if ('text' in v) return cellText(v.text);
+    if ('result' in v) return cellText(v.result);
+    return '';
+  }
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v).trim() : '';
 }
 
 function parseCsv(text: string): string[][] {

@@ -57,7 +57,7 @@ async function otherContentMatches(format: FileFormat, head: Uint8Array): Promis
 /** A file name made safe to keep and show: no path parts, no control characters, a sane length. */
 export function cleanFileName(raw: string): string | null {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+
   const cleaned = base
     .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/^\.+/, '')

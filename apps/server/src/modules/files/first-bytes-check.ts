@@ -40,7 +40,7 @@ export function checkFirstBytes(datastore: DataStore, db: Db): DataStore {
     get(target, key) {
       if (key === 'write') return write;
       const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

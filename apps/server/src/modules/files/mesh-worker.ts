@@ -6,7 +6,9 @@ import { compactMesh, inMillimetres, MeshParseError, parseMesh } from '@portal/m
  * version, off the server's event loop. A model whose size fits no plausible unit gets no viewer version:
  * quantised in millimetres it would be drawn broken.
  */
-parentPort!.on('message', async (msg: { id: number; bytes: Uint8Array; format: string }) => {
+parentPort!.on('message', (msg: { id: number; bytes: Uint8Array; format: string }) => void prepare(msg));
+
+async function prepare(msg: { id: number; bytes: Uint8Array; format: string }) {
   try {
     const found = inMillimetres(parseMesh(msg.bytes, msg.format));
     if (!found.unit) {
@@ -20,4 +22,4 @@ parentPort!.on('message', async (msg: { id: number; bytes: Uint8Array; format: s
   } catch (err) {
     parentPort!.postMessage({ id: msg.id, ok: false, invalid: err instanceof MeshParseError, error: String(err) });
   }
-});
+}

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/only-throw-error -- the tus server answers the error bodies it is thrown (ERRORS.*) */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';

@@ -113,6 +113,7 @@ export class UploadsService {
   }
 
   private refuse(name: ErrorName, lang: string, params: Record<string, string | number> = {}): never {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the tus server answers the error bodies it is thrown
     throw this.errorBody(new AppError(name, params), lang);
   }
 
@@ -129,6 +130,7 @@ export class UploadsService {
     try {
       uploader = await this.identify(req.headers.get('authorization'), req.headers.get('info'));
     } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
       if (err instanceof AppError) throw this.errorBody(err, lang);
       throw err;
     }

@@ -139,7 +139,10 @@ export class AttachmentBatch {
     const entry = { code, key, name, format, size: 0 };
     this.staged.push(entry);
     try {
-      entry.size = await this.store.write(key, pipeline(body, head, () => undefined) as Readable);
+      entry.size = await this.store.write(
+        key,
+        pipeline(body, head, () => undefined),
+      );
     } catch (err) {
       throw fileStreamError(err, ATTACHMENT_MAX_BYTES);
     }

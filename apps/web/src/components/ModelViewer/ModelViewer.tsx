@@ -76,9 +76,7 @@ export default function ModelViewer({
     const init = JSON.parse(initKey) as ReturnType<typeof serializeInit>;
     const byReq = new Map<number, ModelViewerModel>();
     let reqBase = Math.floor(Math.random() * 1e9);
-    setStates(
-      Object.fromEntries(stableModels.map((m) => [m.id, { status: 'loading', loaded: 0, total: 0 } as LoadState])),
-    );
+    setStates(Object.fromEntries(stableModels.map((m) => [m.id, { status: 'loading', loaded: 0, total: 0 }])));
     const onMessage = (ev: MessageEvent<WorkerResponse>) => {
       const msg = ev.data;
       const model = byReq.get(msg.reqId);

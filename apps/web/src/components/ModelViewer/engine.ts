@@ -80,7 +80,7 @@ export class ViewerEngine {
       type: 'camera',
       pose: {
         position: c.position.toArray(),
-        quaternion: c.quaternion.toArray() as [number, number, number, number],
+        quaternion: c.quaternion.toArray(),
         fov: c.fov,
         aspect: c.aspect,
         near: c.near,

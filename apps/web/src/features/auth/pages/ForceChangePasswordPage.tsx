@@ -18,7 +18,7 @@ export default function ForceChangePasswordPage() {
       await forceChangePass(v);
       patchUser({ forceChangePassword: false });
       notify.success(t('force.done'));
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     } catch {
       /* reported by the http client */
     } finally {
@@ -39,9 +39,9 @@ export default function ForceChangePasswordPage() {
         </Button>
       </Form>
       <div className="public-links">
-        <a onClick={() => void logout()} data-testid="logout">
+        <Button type="link" onClick={() => void logout()} data-testid="logout">
           {t('layout:logout')}
-        </a>
+        </Button>
       </div>
     </PublicPage>
   );

@@ -13,7 +13,7 @@ export default function ForgetPassAccountPage() {
     setBusy(true);
     try {
       const { email } = await forgetPass(account.trim());
-      navigate(`/forget-pass-email-send?account=${encodeURIComponent(account.trim())}`, { state: { email } });
+      void navigate(`/forget-pass-email-send?account=${encodeURIComponent(account.trim())}`, { state: { email } });
     } catch {
       /* reported by the http client */
     } finally {

@@ -150,14 +150,21 @@ export default function LoginPage() {
                 value={values.captchaCode}
                 onChange={(e) => set('captchaCode', e.target.value)}
               />
-              <img
-                src={captchaImageUrl(captchaId)}
-                alt={t('login.captchaAlt')}
+              {/* A button, so the keyboard and screen readers can ask for another picture too. */}
+              <button
+                type="button"
+                className="captcha-button"
                 title={t('login.captchaRefresh')}
-                className="captcha-image"
-                data-testid="login-captcha-image"
+                data-testid="login-captcha-refresh"
                 onClick={() => void refreshCaptcha()}
-              />
+              >
+                <img
+                  src={captchaImageUrl(captchaId)}
+                  alt={t('login.captchaAlt')}
+                  className="captcha-image"
+                  data-testid="login-captcha-image"
+                />
+              </button>
             </div>
           </Field>
         ) : null}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CASE_NAME_MAX, FIELD_MAX, TREATMENTS } from '@portal/contracts';
 import { useBackClose } from '../../../lib/useBackClose';
-import { listDentistsQuery } from '../../dentists/api/listDentists';
+import { listDentistsQuery } from '../../dentists';
 import { createCase } from '../api/createCase';
 import { updateCase } from '../api/updateCase';
 import type { CaseDetail, CaseInput } from '../api/types';

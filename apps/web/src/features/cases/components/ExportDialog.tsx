@@ -64,7 +64,7 @@ export function ExportDialog({
     >
       <div data-testid="export-dialog">
         <Typography.Paragraph>{t('export.chooseTypes')}</Typography.Paragraph>
-        <Checkbox.Group value={types} onChange={(v) => setTypes(v as string[])} disabled={running}>
+        <Checkbox.Group value={types} onChange={(v) => setTypes(v)} disabled={running}>
           <Space wrap>
             {FILE_FORMATS.map((f) => (
               <Checkbox key={f} value={f} data-testid={`export-type-${f}`}>

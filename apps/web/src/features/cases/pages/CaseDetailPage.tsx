@@ -23,7 +23,7 @@ import { ExportDialog } from '../components/ExportDialog';
 import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
-import { SendToLabButton } from '../../orders/components/SendToLabButton';
+import { SendToLabButton } from '../../orders';
 import { downloadUrl } from '../../../lib/download';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';

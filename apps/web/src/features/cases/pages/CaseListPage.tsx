@@ -8,12 +8,12 @@ import SearchOutlined from '@ant-design/icons/SearchOutlined';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { CASE_STATUSES, TREATMENTS } from '@portal/contracts';
 import { getPrefs } from '../../../lib/prefs';
 import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
-import { listDentistsQuery } from '../../dentists/api/listDentists';
+import { listDentistsQuery } from '../../dentists';
 import { listCasesQuery } from '../api/listCases';
 import { deleteCases } from '../api/deleteCases';
 import type { CaseSummary } from '../api/types';
@@ -21,7 +21,7 @@ import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { ExportDialog } from '../components/ExportDialog';
 import { confirmDanger } from '../../../lib/confirm';
-import { afterDialogClosed } from '../lib/afterDialog';
+import { afterDialogClosed } from '../../../lib/afterDialog';
 import {
   columnSortOrder,
   initialListState,
@@ -31,7 +31,7 @@ import {
   type CaseListState,
 } from '../lib/caseQuery';
 import { caseDetailPath } from '../lib/paths';
-import { SendToLabButton } from '../../orders/components/SendToLabButton';
+import { SendToLabButton } from '../../orders';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 

@@ -1,6 +1,6 @@
 import { PartnerStatus } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { listPartners } from '../../partners/api/listPartners';
+import { listPartners } from '../../partners';
 import type { LabRef } from './designatedLabs';
 
 const PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PartnerStatus } from '@portal/contracts';
-import { listPartners } from '../../partners/api/listPartners';
-import type { PartnerQuery } from '../../partners/api/types';
+import { listPartners } from '../../partners';
+import type { PartnerQuery } from '../../partners';
 
 /** The 'mine' tab holds accepted partnerships; 100 is the page limit and far above a real partner count. */
 const MINE: PartnerQuery = { tab: 'mine', pageNum: 1, pageSize: 100 };

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
-import { messageOf } from '../../partners/lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 import { saveAttachments } from '../api/saveAttachments';
 import type { OrderAttachment } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments } from '../lib/attachments';

@@ -6,7 +6,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
-import { messageOf } from '../../partners/lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 import { listOrderMessages } from '../api/listOrderMessages';
 import { saveAttachments } from '../api/saveAttachments';
 import { sendMessage } from '../api/sendMessage';

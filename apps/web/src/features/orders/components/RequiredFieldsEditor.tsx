@@ -7,7 +7,7 @@ import { PRESCRIPTION_FIELDS, TREATMENTS, type Treatment } from '@portal/contrac
 import { useAccess } from '../../../components/Access';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
-import { messageOf } from '../../partners/lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 import { requiredFieldsQuery } from '../api/requiredFields';
 import { saveRequiredFields } from '../api/saveRequiredFields';
 import type { RequiredFieldRule } from '../api/types';

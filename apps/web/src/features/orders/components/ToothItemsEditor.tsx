@@ -56,7 +56,7 @@ export function ToothItemsEditor({
     </span>
   );
   const invalid = (f: PrescriptionField, v: unknown) =>
-    showErrors && required.has(f) && (v === undefined || String(v).trim() === '');
+    showErrors && required.has(f) && (v === undefined || (typeof v === 'string' && v.trim() === ''));
 
   const columns: ColumnsType<ToothItem> = [
     {

@@ -15,7 +15,7 @@ import { signInAs as signIn } from '../../../test/session';
 // computed style, so the inline style stands in for it.
 const computedStyle = window.getComputedStyle;
 beforeAll(() => {
-  window.getComputedStyle = ((el: Element) => (el as HTMLElement).style) as typeof window.getComputedStyle;
+  window.getComputedStyle = (el: Element) => (el as HTMLElement).style;
 });
 afterAll(() => {
   window.getComputedStyle = computedStyle;

@@ -7,7 +7,8 @@ import type { PartnerEvent } from '../api/types';
 import { formatDateTime } from '../../../lib/dates';
 import { locationOf } from '../lib/format';
 import { errorText } from '../../../lib/http';
-import { colorGroupOf, isNoAccessError, messageOf } from '../lib/partnerRules';
+import { colorGroupOf, isNoAccessError } from '../lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 import { NoAccess } from './NoAccess';
 import { PartnerStatusTag } from './PartnerStatusTag';
 

@@ -9,7 +9,8 @@ import { logout } from '../../../lib/session';
 import { confirmInvitation } from '../api/confirmInvitation';
 import { NoAccess } from '../components/NoAccess';
 import { forgetInvitation, storedInvitation, tokenFromSearch } from '../lib/invitation';
-import { invitationFailure, messageOf } from '../lib/partnerRules';
+import { invitationFailure } from '../lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 
 export const PARTNER_LIST_PATH = '/partner-management';
 
@@ -88,9 +89,9 @@ export default function PartnerInvitationPage() {
       <>
         <NoAccess />
         <div className="public-links">
-          <a onClick={() => void logout({ returnHere: true })} data-testid="logout">
+          <Button type="link" onClick={() => void logout({ returnHere: true })} data-testid="logout">
             {t('layout:logout')}
-          </a>
+          </Button>
         </div>
       </>
     );

@@ -23,7 +23,8 @@ import { ReasonModal } from '../components/ReasonModal';
 import { errorText } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/dates';
 import { locationOf } from '../lib/format';
-import { canManagePartners, isNoAccessError, messageOf, rowActions, type RowAction } from '../lib/partnerRules';
+import { canManagePartners, isNoAccessError, rowActions, type RowAction } from '../lib/partnerRules';
+import { messageOf } from '../../../lib/errors';
 
 const PAGE_SIZE = 20;
 const asTab = (v: string | null): PartnerTab =>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useSession } from '../../../lib/session';
-import RegisterWayPage from '../../register/pages/RegisterWayPage';
+import { RegisterWayPage } from '../../register';
 import { invitationPath, rememberInvitation } from '../lib/invitation';
 
 /**

@@ -27,7 +27,7 @@ export default function RegionPage() {
         block
         disabled={!region}
         data-testid="region-next"
-        onClick={() => navigate(`/self-register?type=${type}&region=${region}`)}
+        onClick={() => void navigate(`/self-register?type=${type}&region=${region}`)}
       >
         {t('region.next')}
       </Button>

@@ -20,7 +20,7 @@ export default function RegisterWayPage() {
             key={w.type}
             hoverable
             data-testid={`register-way-${w.type}`}
-            onClick={() => navigate(`/region?type=${w.type}`)}
+            onClick={() => void navigate(`/region?type=${w.type}`)}
           >
             <div className="choice-icon">{w.icon}</div>
             <h3>{w.title}</h3>

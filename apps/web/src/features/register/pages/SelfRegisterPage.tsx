@@ -94,7 +94,7 @@ export default function SelfRegisterPage() {
             abbreviation: v.abbreviation?.trim() || undefined,
           })
         : await registerClinic({ ...core, orgType: OrgType.Clinic });
-      navigate(`/register-result?type=${type}&email=${encodeURIComponent(result.email)}`, { replace: true });
+      void navigate(`/register-result?type=${type}&email=${encodeURIComponent(result.email)}`, { replace: true });
     } catch {
       /* reported by the http client */
     } finally {

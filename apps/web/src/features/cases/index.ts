@@ -1,0 +1,8 @@
+// What other features may use of cases. Everything else in this folder is the feature's own.
+export { deleteCases } from './api/deleteCases';
+export { downloadGrant } from './api/downloadGrant';
+export { emptyRecycleBin } from './api/emptyRecycleBin';
+export { TreatmentTags } from './components/CaseTags';
+export { FileViewerModal, isViewable } from './components/FileViewer';
+export { caseDetailPath } from './lib/paths';
+export { CASE_STATUS_COLORS } from './lib/statusColors';

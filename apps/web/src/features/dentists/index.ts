@@ -1,0 +1,2 @@
+// What other features may use of dentists. Everything else in this folder is the feature's own.
+export { listDentistsQuery } from './api/listDentists';
