@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { deleteCases } from '../../cases/api/deleteCases';
 import { emptyRecycleBin } from '../../cases/api/emptyRecycleBin';
+import { caseKeys } from '../../cases/api/keys';
+import { invalidateWork } from '../../orders/api/invalidateWork';
 import { confirmDanger } from '../../../lib/confirm';
 import { caseDetailPath } from '../../cases/lib/paths';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
@@ -39,7 +41,8 @@ export default function StoragePanel() {
   const refresh = () => {
     setSelected([]);
     void qc.invalidateQueries({ queryKey: ['storage'] });
-    void qc.invalidateQueries({ queryKey: ['cases'] });
+    void qc.invalidateQueries({ queryKey: caseKeys.all });
+    void invalidateWork(qc);
   };
   const moveToBin = useMutation({
     mutationFn: deleteCases,
