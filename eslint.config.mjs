@@ -79,7 +79,8 @@ export default tseslint.config(
     },
   },
   {
-    // A feature uses another only through its index.ts; what several share lives in components/ or lib/.
+    // A feature uses another only through its index.ts, or its query keys (api/keys.ts: what its data is called,
+    // to refresh it); what several share lives in components/ or lib/.
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -87,7 +88,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+[a-zA-Z]+/(api|components|pages|lib)/',
+              regex: '^(\\.\\./)+[a-zA-Z]+/(api/(?!keys$)|components/|pages/|lib/)',
               message:
                 'Import another feature through its index (features/<name>/index.ts), or move shared code to components/ or lib/.',
             },

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { OrgType } from '@portal/contracts';
+import { CASE_FOLLOWS_RANK, CASE_STATUS_BY_ORDER, OrgType } from '@portal/contracts';
 import type { Db } from '../src/platform/db.js';
 import { newCode } from '../src/platform/crypto.js';
 import { storageRepository } from '../src/modules/files/files.repository.js';
@@ -150,8 +150,8 @@ export async function blobsToDelete(db: Db): Promise<Set<string>> {
  * What must hold after any crash, checked with SQL on the reopened database and on the store's folder:
  * - every organization's `used_bytes` is the sum of its files and order attachments;
  * - every case's file count and bytes are its files'; a purged case (tombstone) has none;
- * - every order event has its notifications (one per active user of the other side), every case the status of its
- *   latest order;
+ * - every order event has its notifications (one per active user of the other side), every case the status of the
+ *   order it follows (CASE_FOLLOWS_RANK);
  * - every file's bytes are in the store, whole; every blob in the store is accounted for (a row, or the list of
  *   deletions); half-written blobs (`.part`) only while work is unfinished;
  * - every export, and every model waiting for its viewer version, has its job;
@@ -192,13 +192,13 @@ export async function expectConsistent(db: Db, filesDir: string, opts: { settled
 
   const behind = await db.query(
     `SELECT c.id, c.status, o.status AS order_status
-       FROM cases c JOIN LATERAL (SELECT status FROM orders WHERE case_id = c.id ORDER BY id DESC LIMIT 1) o ON true
-      WHERE c.purged_at IS NULL AND c.status <> CASE o.status WHEN 'pending' THEN 'sent' WHEN 'accepted' THEN 'accepted'
-              WHEN 'ready' THEN 'accepted' WHEN 'shipped' THEN 'accepted' WHEN 'rejected' THEN 'rejected'
-              WHEN 'canceled' THEN 'notSent' WHEN 'completed' THEN 'completed' END
+       FROM cases c JOIN LATERAL (SELECT status FROM orders WHERE case_id = c.id
+                                   ORDER BY ($1::jsonb ->> status)::int DESC, id DESC LIMIT 1) o ON true
+      WHERE c.purged_at IS NULL AND c.status <> $2::jsonb ->> o.status
       LIMIT 5`,
+    [JSON.stringify(CASE_FOLLOWS_RANK), JSON.stringify(CASE_STATUS_BY_ORDER)],
   );
-  expect(behind, 'every case has the status of its latest order').toEqual([]);
+  expect(behind, 'every case has the status of the order it follows').toEqual([]);
 
   const files = await db.query<{ storage_key: string; size: string }>('SELECT storage_key, size FROM files');
   const broken = files.filter((f) => blobSize(filesDir, f.storage_key) !== Number(f.size));

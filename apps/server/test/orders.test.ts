@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_ACTIONS, ORDER_STATUSES, ORDER_TRANSITIONS, OrgType, canOrder } from '@portal/contracts';
+import {
+  CASE_STATUS_BY_ORDER,
+  ORDER_ACTIONS,
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  OrgType,
+  canOrder,
+} from '@portal/contracts';
+import { MIGRATIONS_DIR } from '../src/platform/paths.js';
 import { createHarness, createUser, login, snapshot, type Harness } from './harness.js';
 
 let h: Harness;
@@ -198,5 +208,93 @@ describe('orders', () => {
     const detail = (await h.call('order/detail', { token: clinic.token, body: { orderCode: order } })).data;
     expect(detail.events).toHaveLength(2);
     expect(detail.events[1].to).toBe(detail.status);
+  });
+});
+
+describe('a case', () => {
+  const caseStatus = async (caseCode: string) =>
+    (await h.call('case/detail', { token: clinic.token, body: { caseCode } })).data.status;
+  const recentCase = async (token: string, caseCode: string) =>
+    (await h.call('user/indexDashboard', { token, body: {} })).data.recentCases.find(
+      (c: { caseCode: string }) => c.caseCode === caseCode,
+    )?.status;
+  const sendAgain = async (caseCode: string) =>
+    (
+      await h.call('order/create', {
+        token: clinic.token,
+        body: {
+          caseCodes: [caseCode],
+          partnerCode,
+          orderType: 'restoration',
+          workTypes: ['Crown'],
+          teeth: [{ number: 16 }],
+        },
+      })
+    ).data.list[0].orderCode as string;
+
+  it('follows its order in every status, ready and shipped included, on its page, the list and both dashboards', async () => {
+    const { res, caseCodes } = await send();
+    const [caseCode] = caseCodes as [string];
+    const order = res.data.list[0].orderCode;
+    expect(await caseStatus(caseCode)).toBe('sent');
+    for (const [token, action, extra, status] of [
+      [lab.token, 'accept', {}, 'accepted'],
+      [lab.token, 'startProcessing', {}, 'accepted'],
+      [lab.token, 'ready', {}, 'ready'],
+      [lab.token, 'ship', { trackingNumber: 'GLS-7' }, 'shipped'],
+      [clinic.token, 'complete', {}, 'completed'],
+    ] as const) {
+      expect((await act(token, [order], action, extra)).data.results[0], action).toMatchObject({ ok: true });
+      expect(await caseStatus(caseCode), action).toBe(status);
+      // The dashboards' recent cases read the same status (the defect: "Accepted" while the order was shipped).
+      expect(await recentCase(clinic.token, caseCode), action).toBe(status);
+      expect(await recentCase(lab.token, caseCode), action).toBe(status);
+      const listed = await h.call('case/list', { token: clinic.token, body: { status, pageSize: 100 } });
+      expect(
+        listed.data.list.map((c: { caseCode: string }) => c.caseCode),
+        action,
+      ).toContain(caseCode);
+    }
+  });
+
+  it('sent more than once follows its running order, then its settled one, never a withdrawn one', async () => {
+    const { res, caseCodes } = await send();
+    const [caseCode] = caseCodes as [string];
+    const first = res.data.list[0].orderCode;
+    await act(lab.token, [first], 'accept');
+    const second = await sendAgain(caseCode);
+    expect(await caseStatus(caseCode)).toBe('sent');
+    // Withdrawing the second order does not say "not sent" while the first is in the laboratory's hands.
+    expect((await act(clinic.token, [second], 'cancel')).data.results[0].ok).toBe(true);
+    expect(await caseStatus(caseCode)).toBe('accepted');
+    await act(lab.token, [first], 'ready');
+    await act(lab.token, [first], 'ship', { trackingNumber: 'GLS-8' });
+    expect(await caseStatus(caseCode)).toBe('shipped');
+    await act(clinic.token, [first], 'complete');
+    expect(await caseStatus(caseCode)).toBe('completed');
+    // A remake sent after the completed order is what the case follows now; rejected, it is what the case says.
+    const remake = await sendAgain(caseCode);
+    expect(await caseStatus(caseCode)).toBe('sent');
+    await act(lab.token, [remake], 'reject', { reason: 'Scan too short' });
+    expect(await caseStatus(caseCode)).toBe('rejected');
+  });
+
+  it('that has orders is set again by migration 0018 with the rule the orders service follows', async () => {
+    const one = new Map<string, string>();
+    for (const status of ORDER_STATUSES) {
+      const { res, caseCodes } = await send();
+      await h.db.query('UPDATE orders SET status = $2 WHERE code = $1', [res.data.list[0].orderCode, status]);
+      one.set(caseCodes[0]!, CASE_STATUS_BY_ORDER[status]);
+    }
+    // Two orders: the running one counts over a newer canceled one.
+    const { res, caseCodes } = await send();
+    const [twice] = caseCodes as [string];
+    await h.db.query(`UPDATE orders SET status = 'shipped' WHERE code = $1`, [res.data.list[0].orderCode]);
+    await h.db.query(`UPDATE orders SET status = 'canceled' WHERE code = $1`, [await sendAgain(twice)]);
+    await h.db.query(`UPDATE cases SET status = 'accepted' WHERE code = ANY ($1::text[])`, [[...one.keys(), twice]]);
+    const sql = readFileSync(join(MIGRATIONS_DIR, '0018_case_follows_its_order.sql'), 'utf8');
+    for (const statement of sql.split(/^--;\s*$/m)) if (statement.trim()) await h.db.query(statement);
+    for (const [caseCode, status] of one) expect(await caseStatus(caseCode), caseCode).toBe(status);
+    expect(await caseStatus(twice)).toBe('shipped');
   });
 });

@@ -112,6 +112,10 @@ export const PartnerStatus = {
   Terminated: 4,
 } as const;
 
+/**
+ * Case statuses (§4), then `ready` and `shipped`: a case follows its order through every status (CASE_STATUS_BY_ORDER),
+ * so a case whose work is on its way never says it is only accepted.
+ */
 export const CASE_STATUSES = [
   'registered',
   'toBeProgressed',
@@ -123,7 +127,10 @@ export const CASE_STATUSES = [
   'notSent',
   'accepted',
   'rejected',
+  'ready',
+  'shipped',
 ] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
 export const ORDER_STATUSES = ['pending', 'accepted', 'ready', 'shipped', 'completed', 'canceled', 'rejected'] as const;
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 

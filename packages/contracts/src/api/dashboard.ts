@@ -17,6 +17,7 @@ export const IndexDashboard = z.object({
     byStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number() })),
   }),
   partners: z.number(),
+  // The caller's unread notifications of every type (order messages and order changes), as the bell counts them.
   unreadMessages: z.number(),
   recentCases: z.array(
     z.object({

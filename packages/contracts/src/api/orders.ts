@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_MAX } from '../constants.js';
-import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS } from '../enums.js';
+import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS, type CaseStatus } from '../enums.js';
 import { zBool, zDate, zIntIn, zPage, zRequiredText, zText } from './fields.js';
 import { CaseFile } from './cases.js';
 
@@ -43,13 +43,29 @@ export function canOrder(action: OrderAction, from: OrderStatus, side: 'clinic' 
   if (action === 'startProcessing') return !processing;
   return true;
 }
-/** The case follows its order: what a case's status becomes when its order moves. */
-export const CASE_STATUS_BY_ORDER: Partial<Record<OrderStatus, string>> = {
+/** The case follows its order: a case's status for each status of the order it follows (the orders service picks which). */
+export const CASE_STATUS_BY_ORDER: Record<OrderStatus, CaseStatus> = {
   pending: 'sent',
   accepted: 'accepted',
-  rejected: 'rejected',
-  canceled: 'notSent',
+  ready: 'ready',
+  shipped: 'shipped',
   completed: 'completed',
+  canceled: 'notSent',
+  rejected: 'rejected',
+};
+/**
+ * Which of its orders a case follows: the highest rank, then the newest. Running orders first (the work at a
+ * laboratory now), then settled ones (completed, rejected), then canceled ones (withdrawn before a laboratory took
+ * them). Migration 0018 ranks the same way.
+ */
+export const CASE_FOLLOWS_RANK: Record<OrderStatus, number> = {
+  pending: 2,
+  accepted: 2,
+  ready: 2,
+  shipped: 2,
+  completed: 1,
+  rejected: 1,
+  canceled: 0,
 };
 
 export const CROWN_METHODS = ['stockAbutment', 'customAbutment', 'screwRetained'] as const;

@@ -166,6 +166,15 @@ export const casesRepository = {
     return rows.length > 0;
   },
 
+  /** Locks one case's row, so the status derived from its orders is written by one transaction at a time. */
+  async lock(db: Queryable, caseId: number) {
+    await db.query('SELECT id FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
+  },
+  /** Sets a case's status; the case keeps its update time when the status is already that. */
+  async setStatusTo(db: Queryable, caseId: number, to: string) {
+    await db.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1 AND status <> $2', [caseId, to]);
+  },
+
   async setStatus(db: Queryable, caseId: number, from: string[], to: string) {
     await db.query(`UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[])`, [
       caseId,

@@ -116,6 +116,18 @@ export const ordersRepository = {
       [partnershipId],
     );
   },
+  /** The status of the order a case follows: the highest `rank` of its status, then the newest; null without orders. */
+  async followedByCase(db: Queryable, caseId: number, rank: Record<OrderStatus, number>) {
+    const [row] = await db.query<{ status: OrderStatus }>(
+      `SELECT status
+         FROM orders
+        WHERE case_id = $1
+        ORDER BY ($2::jsonb ->> status)::int DESC, id DESC
+        LIMIT 1`,
+      [caseId, JSON.stringify(rank)],
+    );
+    return row?.status ?? null;
+  },
   async setStatus(db: Queryable, orderId: number, to: string) {
     await db.query(`UPDATE orders SET status = $2, updated_at = now() WHERE id = $1`, [orderId, to]);
   },

@@ -1,5 +1,6 @@
 import {
   canOrder,
+  CASE_FOLLOWS_RANK,
   CASE_STATUS_BY_ORDER,
   missingPrescriptionFields,
   MSG_TYPES,
@@ -146,10 +147,7 @@ export class OrdersService {
           userId: auth.userId,
           orgId: auth.organizationId,
         });
-        await tx.query(`UPDATE cases SET status = $2, updated_at = now() WHERE id = $1`, [
-          c.id,
-          CASE_STATUS_BY_ORDER.pending,
-        ]);
+        await this.caseFollows(tx, Number(c.id));
         made.push(orderId);
       }
       await this.notifier.record(tx, made, 'create', auth.organizationId, {}, batch);
@@ -224,9 +222,7 @@ export class OrdersService {
             userId: auth.userId,
             orgId: auth.organizationId,
           });
-          const caseStatus = CASE_STATUS_BY_ORDER[to];
-          if (caseStatus && to !== o.status)
-            await tx.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1', [o.case_id, caseStatus]);
+          await this.caseFollows(tx, Number(o.case_id));
           await this.notifier.record(tx, [Number(o.id)], body.action, auth.organizationId, params, batch);
         });
         results.push({ orderCode: code, ok: true, code: 200, msg: t(auth.user.language, 'success') });
@@ -245,8 +241,8 @@ export class OrdersService {
   }
 
   /**
-   * A partnership ended: its pending orders are canceled in the ending transaction (an event each, the cases back to
-   * not sent, the other side notified); accepted, ready and shipped orders go on. Answers the batch to mail.
+   * A partnership ended: its pending orders are canceled in the ending transaction (an event each, the cases follow,
+   * the other side notified); accepted, ready and shipped orders go on. Answers the batch to mail.
    */
   async cancelPending(tx: Queryable, partnershipId: number, actor: AuthContext): Promise<string | null> {
     const pending = await ordersRepository.lockPendingOfPartnership(tx, partnershipId);
@@ -263,17 +259,27 @@ export class OrdersService {
         userId: actor.userId,
         orgId: actor.organizationId,
       });
-      await casesRepository.setStatus(
-        tx,
-        Number(o.case_id),
-        [CASE_STATUS_BY_ORDER.pending!],
-        CASE_STATUS_BY_ORDER[to]!,
-      );
     }
+    // Cases are locked in one order (by id, as the sending of several cases does), so such transactions never wait on
+    // each other in a circle.
+    const caseIds = [...new Set(pending.map((o) => Number(o.case_id)))].sort((a, b) => a - b);
+    for (const caseId of caseIds) await this.caseFollows(tx, caseId);
     const batch = newId();
     const ids = pending.map((o) => Number(o.id));
     await this.notifier.record(tx, ids, 'partnershipEnded', actor.organizationId, {}, batch);
     return batch;
+  }
+
+  /**
+   * The case follows its order, in every status. A case sent more than once (to a second laboratory, a remake)
+   * follows the newest of its running orders, else the newest settled one, else the newest canceled one
+   * (CASE_FOLLOWS_RANK). The case row is locked first, so orders of one case moving at once leave the status of the
+   * order it follows, whichever commits last.
+   */
+  private async caseFollows(tx: Queryable, caseId: number) {
+    await casesRepository.lock(tx, caseId);
+    const followed = await ordersRepository.followedByCase(tx, caseId, CASE_FOLLOWS_RANK);
+    if (followed) await casesRepository.setStatusTo(tx, caseId, CASE_STATUS_BY_ORDER[followed]);
   }
 
   mailBatch(batch: string) {

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
+import { caseKeys } from './keys';
 import type { CaseSummary, Page } from './types';
 
 export interface RecycleQuery {
@@ -9,7 +10,7 @@ export interface RecycleQuery {
 export const listRecycleBin = (q: RecycleQuery) => http.post<Page<CaseSummary>>('case/recycleBin', q);
 export const listRecycleBinQuery = (q: RecycleQuery) =>
   queryOptions({
-    queryKey: ['cases', 'recycle', q],
+    queryKey: caseKeys.recycle(q),
     queryFn: () => listRecycleBin(q),
     placeholderData: keepPreviousData,
   });

@@ -6,6 +6,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { CASE_NAME_MAX, FIELD_MAX, TREATMENTS } from '@portal/contracts';
 import { useBackClose } from '../../../lib/useBackClose';
 import { listDentistsQuery } from '../../dentists';
+import { invalidateWork } from '../../orders/api/keys';
 import { createCase } from '../api/createCase';
 import { updateCase } from '../api/updateCase';
 import type { CaseDetail, CaseInput } from '../api/types';
@@ -73,7 +74,8 @@ export function CaseFormModal({
     mutationFn: (v: Values) =>
       initial ? updateCase({ caseCode: initial.caseCode, ...toCaseInput(v) }) : createCase(toCaseInput(v)),
     onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: ['cases'] });
+      // The case's name and patient show on its orders and on the dashboard too.
+      void invalidateWork(qc);
       onSaved(c);
     },
   });

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { API_BASE, JAWS } from '@portal/contracts';
 import { tokens } from '../../../lib/tokens';
+import { invalidateWork } from '../../orders/api/keys';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
 import {
   ACCEPT_ATTR,
@@ -54,9 +55,9 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
   const patch = (id: string, p: Partial<Item>) =>
     setItems((list) => list.map((i) => (i.id === id ? { ...i, ...p } : i)));
 
+  // A finished upload moves the case's status and file count (its pages, its orders' files, the dashboard).
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['cases', 'detail', caseCode] });
-    void qc.invalidateQueries({ queryKey: ['cases', 'list'] });
+    void invalidateWork(qc);
     void qc.invalidateQueries({ queryKey: ['storage'] });
   };
 

@@ -7,6 +7,7 @@ import { getPrefs, savePrefs } from '../../../lib/prefs';
 import { useBackClose } from '../../../lib/useBackClose';
 import { createExport } from '../api/createExport';
 import { exportStatus } from '../api/exportStatus';
+import { caseKeys } from '../api/keys';
 import { exportMessageKey, isExportRunning } from '../lib/exportState';
 import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
@@ -42,7 +43,7 @@ export function ExportDialog({
   });
 
   const status = useQuery({
-    queryKey: ['cases', 'export', exportCode],
+    queryKey: caseKeys.export(exportCode),
     queryFn: () => exportStatus(exportCode!),
     enabled: open && exportCode !== null,
     initialData: start.data && start.data.exportCode === exportCode ? start.data : undefined,

@@ -3,13 +3,14 @@ import { Alert, Modal, Spin } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { downloadGrant } from '../api/downloadGrant';
+import { caseKeys } from '../api/keys';
 import type { CaseFile } from '../api/types';
 import { LazyModelViewer, type ViewerModel } from './ModelViewerLazy';
 import { serverLink } from '../../../lib/download';
 
 function grantQuery(fileCode: string) {
   return {
-    queryKey: ['cases', 'grant', fileCode],
+    queryKey: caseKeys.grant(fileCode),
     queryFn: () => downloadGrant(fileCode),
     staleTime: 0,
     gcTime: 0,

@@ -10,4 +10,6 @@ export const CASE_STATUS_COLORS: Record<string, string> = {
   notSent: 'orange',
   accepted: 'green',
   rejected: 'red',
+  ready: 'lime',
+  shipped: 'magenta',
 };

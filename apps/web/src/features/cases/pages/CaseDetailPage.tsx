@@ -12,10 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { FILE_KINDS } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
+import { invalidateWork } from '../../orders/api/keys';
 import { caseDetailQuery } from '../api/caseDetail';
 import { deleteFile } from '../api/deleteFile';
 import { downloadGrant } from '../api/downloadGrant';
-import type { CaseFile } from '../api/types';
+import type { CaseDetail, CaseFile } from '../api/types';
 import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { CaseUploader } from '../components/CaseUploader';
@@ -53,6 +54,8 @@ export default function CaseDetailPage() {
   const qc = useQueryClient();
   const detail = useQuery({ ...caseDetailQuery(id), enabled: id !== '' });
   const [editing, setEditing] = useState(false);
+  // The form edits the case as it was when opened: the page's polling must not reset what is being typed.
+  const [editCopy, setEditCopy] = useState<CaseDetail | null>(null);
   const [exporting, setExporting] = useState(false);
   const [viewing, setViewing] = useState<CaseFile[] | null>(null);
   useBackClose(viewing !== null, () => setViewing(null));
@@ -61,7 +64,7 @@ export default function CaseDetailPage() {
     mutationFn: deleteFile,
     onSuccess: () => {
       notify.success(t('file.deleted'));
-      void qc.invalidateQueries({ queryKey: ['cases'] });
+      void invalidateWork(qc);
       void qc.invalidateQueries({ queryKey: ['storage'] });
     },
   });
@@ -115,7 +118,15 @@ export default function CaseDetailPage() {
             <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>
-            <Button type="primary" icon={<EditOutlined />} data-testid="case-edit" onClick={() => setEditing(true)}>
+            <Button
+              type="primary"
+              icon={<EditOutlined />}
+              data-testid="case-edit"
+              onClick={() => {
+                setEditCopy(c);
+                setEditing(true);
+              }}
+            >
               {t('edit')}
             </Button>
           </Space>
@@ -261,7 +272,7 @@ export default function CaseDetailPage() {
       />
       <CaseFormModal
         open={editing}
-        initial={c}
+        initial={editCopy ?? c}
         onClose={() => setEditing(false)}
         onSaved={() => {
           setEditing(false);

@@ -14,6 +14,8 @@ import { getPrefs } from '../../../lib/prefs';
 import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
 import { listDentistsQuery } from '../../dentists';
+import { invalidateWork } from '../../orders/api/keys';
+import { caseKeys } from '../api/keys';
 import { listCasesQuery } from '../api/listCases';
 import { deleteCases } from '../api/deleteCases';
 import type { CaseSummary } from '../api/types';
@@ -64,7 +66,9 @@ export default function CaseListPage() {
     onSuccess: (_d, codes) => {
       notify.success(t('deleted', { count: codes.length }));
       setSelected([]);
-      void qc.invalidateQueries({ queryKey: ['cases'] });
+      // The recycle bin as well as the lists, pages and dashboard counts.
+      void qc.invalidateQueries({ queryKey: caseKeys.all });
+      void invalidateWork(qc);
       void qc.invalidateQueries({ queryKey: ['storage'] });
     },
   });

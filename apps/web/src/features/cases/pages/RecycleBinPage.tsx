@@ -4,7 +4,9 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
+import { invalidateWork } from '../../orders/api/keys';
 import { emptyRecycleBin } from '../api/emptyRecycleBin';
+import { caseKeys } from '../api/keys';
 import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
 import { purgeCases } from '../api/purgeCases';
 import { restoreCases } from '../api/restoreCases';
@@ -23,7 +25,9 @@ export default function RecycleBinPage() {
   const done = (text: string) => {
     notify.success(text);
     setSelected([]);
-    void qc.invalidateQueries({ queryKey: ['cases'] });
+    // The recycle bin as well as the lists, pages and dashboard counts.
+    void qc.invalidateQueries({ queryKey: caseKeys.all });
+    void invalidateWork(qc);
     void qc.invalidateQueries({ queryKey: ['storage'] });
   };
   const restore = useMutation({

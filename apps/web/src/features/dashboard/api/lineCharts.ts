@@ -1,6 +1,8 @@
 import type { DashboardPeriod, LineChart } from '@portal/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
+import { LIVE } from '../../../lib/freshness';
+import { dashboardKeys } from './keys';
 
 export type { DashboardPeriod, LineChart };
 /** Clinic: cases created per day; laboratory: orders received per day. */
@@ -11,13 +13,15 @@ export const acceptOrderLineChart = (period: DashboardPeriod) =>
 
 export const lineChartQuery = (period: DashboardPeriod) =>
   queryOptions({
-    queryKey: ['dashboard', 'lineChart', period],
+    queryKey: dashboardKeys.lineChart(period),
     queryFn: () => lineChart(period),
     placeholderData: keepPreviousData,
+    ...LIVE,
   });
 export const acceptOrderLineChartQuery = (period: DashboardPeriod) =>
   queryOptions({
-    queryKey: ['dashboard', 'acceptOrderLineChart', period],
+    queryKey: dashboardKeys.acceptOrderLineChart(period),
     queryFn: () => acceptOrderLineChart(period),
     placeholderData: keepPreviousData,
+    ...LIVE,
   });

@@ -1,6 +1,7 @@
 import type { SysMsg } from '@portal/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
+import { notificationKeys } from './keys';
 
 export type { SysMsg };
 /**
@@ -25,7 +26,7 @@ export interface SysMsgList {
 export const listSysMsg = (q: SysMsgQuery) => http.post<SysMsgList>('msg/listSysMsg', q);
 export const listSysMsgQuery = (q: SysMsgQuery) =>
   queryOptions({
-    queryKey: ['notifications', 'list', q],
+    queryKey: notificationKeys.list(q),
     queryFn: () => listSysMsg(q),
     placeholderData: keepPreviousData,
     staleTime: 0,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { UnreadSummary as UnreadSummarySchema } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
+import { notificationKeys } from './keys';
 
 export type UnreadSummary = z.infer<typeof UnreadSummarySchema>;
 
@@ -12,7 +13,7 @@ export const UNREAD_POLL_MS = 15_000;
 export const unreadCount = () => http.post<UnreadSummary>('msg/unreadCount', {}, { silent: true });
 export const unreadCountQuery = () =>
   queryOptions({
-    queryKey: ['notifications', 'unread'],
+    queryKey: notificationKeys.unread,
     queryFn: unreadCount,
     refetchInterval: UNREAD_POLL_MS,
     // TanStack pauses the interval while the tab is hidden and refetches when it becomes visible again.

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { SysMsg } from '@portal/contracts';
+import { dashboardKeys } from '../../dashboard/api/keys';
 import { orderDetailPath } from '../lib/paths';
+import { notificationKeys } from './keys';
 import { readMsg, type ReadMsgBody } from './readMsg';
 
 /** Marks notifications read, then refreshes the unread count, the lists and the dashboard's unread figure. */
@@ -10,8 +12,8 @@ export function useReadMsg(onDone?: () => void) {
   return useMutation({
     mutationFn: (body: ReadMsgBody) => readMsg(body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['notifications'] });
-      void qc.invalidateQueries({ queryKey: ['dashboard', 'index'] });
+      void qc.invalidateQueries({ queryKey: notificationKeys.all });
+      void qc.invalidateQueries({ queryKey: dashboardKeys.index });
       onDone?.();
     },
   });

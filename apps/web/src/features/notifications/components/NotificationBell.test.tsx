@@ -8,7 +8,7 @@ import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderWithProviders } from '../../../test/render';
 import { $, $$, click as clickThen, flush as settle, waitFor } from '../../../test/dom';
-import { nextPopup } from '../lib/latest';
+import { nextPopup, notificationArrived } from '../lib/latest';
 import { UNREAD_POLL_MS, unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
 import { POPUP_SECONDS } from './NotificationPopup';
 import { tabCount } from './NotificationDrawer';
@@ -144,6 +144,34 @@ describe('notification bell', () => {
     expect($$('notification-popup').filter((el) => el.textContent?.includes('ORD-4'))).toHaveLength(0);
   });
 
+  it('a new notification refreshes every order, case and dashboard query; a poll without one does not', async () => {
+    await render();
+    const work = [
+      ['orders', 'detail', 'ORD-6'],
+      ['orders', 'list', { pageNum: 1, pageSize: 20 }],
+      ['cases', 'detail', 'C-6'],
+      ['cases', 'list', { pageNum: 1, pageSize: 20 }],
+      ['dashboard', 'index'],
+    ];
+    const other = [
+      ['partners', 'list', { tab: 'mine' }],
+      ['cases', 'grant', 'F1'],
+    ];
+    for (const key of [...work, ...other]) qc.setQueryData(key, { seeded: true });
+    const invalidated = (key: unknown[]) => qc.getQueryState(key)?.isInvalidated;
+    // The same answer again (and one where a notification was read): nothing happened on the other side.
+    await poll();
+    unread = { ...unread, total: 1 };
+    await poll();
+    expect(work.map(invalidated)).toEqual(work.map(() => false));
+
+    // The laboratory shipped ORD-6.
+    unread = { total: 2, counts: [{ msgType: 5, count: 2 }], latest: msg(6, { title: 'Order ORD-6 shipped' }) };
+    await poll();
+    expect(work.map(invalidated)).toEqual(work.map(() => true));
+    expect(other.map(invalidated)).toEqual([false, false]);
+  });
+
   it('the pop-up closes by itself after 3 seconds', async () => {
     await render();
     unread = { ...unread, latest: msg(9, { title: 'Short-lived' }) };
@@ -208,6 +236,17 @@ describe('pop-up rule', () => {
     expect(nextPopup(5, msg(4))).toEqual({ seen: 5, popup: null });
     expect(nextPopup(5, null)).toEqual({ seen: 5, popup: null });
     expect(nextPopup(5, msg(7))).toEqual({ seen: 7, popup: msg(7) });
+  });
+  it('a notification arrived: the count went up or the newest unread one is newer, never on the first answer', () => {
+    const at = (total: number, id: number | null) => ({ total, latest: id === null ? null : msg(id) });
+    expect(notificationArrived(undefined, at(3, 7))).toBe(false);
+    expect(notificationArrived(at(3, 7), at(3, 7))).toBe(false);
+    expect(notificationArrived(at(3, 7), at(2, 7))).toBe(false);
+    expect(notificationArrived(at(3, 7), at(4, 7))).toBe(true);
+    // One read and one new between two polls: the count stays, the newest is newer.
+    expect(notificationArrived(at(3, 7), at(3, 8))).toBe(true);
+    expect(notificationArrived(at(0, null), at(1, 1))).toBe(true);
+    expect(notificationArrived(at(1, 1), at(0, null))).toBe(false);
   });
   it('tab counts', () => {
     const counts = [

@@ -4,8 +4,10 @@ import BellOutlined from '@ant-design/icons/BellOutlined';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SysMsg } from '@portal/contracts';
-import { unreadCountQuery } from '../api/unreadCount';
-import { nextPopup } from '../lib/latest';
+import { invalidateWork } from '../../orders/api/keys';
+import { notificationKeys } from '../api/keys';
+import { unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
+import { nextPopup, notificationArrived } from '../lib/latest';
 
 // Kept out of the layout chunk: the drawer loads on the first click, the pop-up on the first new notification.
 const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
@@ -14,7 +16,8 @@ const NotificationPopup = lazy(() => import('./NotificationPopup'));
 /**
  * The header bell (clinic and laboratory users): the unread count, polled every 15 s while the tab is
  * visible and on focus; a pop-up for each notification newer than the last one this tab saw; the
- * notification drawer on click.
+ * notification drawer on click. A new notification means the other side moved an order: every order, case
+ * and dashboard query is fetched again (what is on screen at once).
  */
 export function NotificationBell() {
   const { t } = useTranslation('notifications');
@@ -25,16 +28,20 @@ export function NotificationBell() {
   const [drawerLoaded, setDrawerLoaded] = useState(false);
   const [popup, setPopup] = useState<SysMsg | null>(null);
   const seen = useRef<number | null>(null);
+  const previous = useRef<UnreadSummary | undefined>(undefined);
 
   useEffect(() => {
     if (!summary.data) return;
+    if (notificationArrived(previous.current, summary.data)) {
+      // Notifications name an order (its code): several may have come since the last poll, so rather than the one
+      // named by `latest`, every order, its case and the dashboard are refreshed. An open drawer shows them too.
+      void qc.invalidateQueries({ queryKey: notificationKeys.lists });
+      void invalidateWork(qc);
+    }
+    previous.current = summary.data;
     const next = nextPopup(seen.current, summary.data.latest);
     seen.current = next.seen;
-    if (next.popup) {
-      setPopup(next.popup);
-      // Something new arrived: an open drawer shows it too.
-      void qc.invalidateQueries({ queryKey: ['notifications', 'list'] });
-    }
+    if (next.popup) setPopup(next.popup);
   }, [summary.data, qc]);
 
   const total = summary.data?.total ?? 0;

@@ -1,4 +1,5 @@
 import type { SysMsg } from '@portal/contracts';
+import type { UnreadSummary } from '../api/unreadCount';
 
 /**
  * Whether a poll's newest notification should pop up. `seen` is the id of the newest notification this
@@ -10,4 +11,16 @@ export function nextPopup(seen: number | null, latest: SysMsg | null): { seen: n
   if (seen === null) return { seen: id, popup: null };
   if (latest && id > seen) return { seen: id, popup: latest };
   return { seen, popup: null };
+}
+
+/**
+ * Whether a poll tells of a notification the previous poll did not: the unread count went up, or the newest unread
+ * one is newer. Never on the first answer (the screens on show have just fetched their data).
+ */
+export function notificationArrived(
+  prev: Pick<UnreadSummary, 'total' | 'latest'> | undefined,
+  next: Pick<UnreadSummary, 'total' | 'latest'>,
+): boolean {
+  if (!prev) return false;
+  return next.total > prev.total || (next.latest?.id ?? 0) > (prev.latest?.id ?? 0);
 }

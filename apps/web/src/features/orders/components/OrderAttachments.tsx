@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
+import { orderKeys } from '../api/keys';
 import { saveAttachments } from '../api/saveAttachments';
 import type { OrderAttachment } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments } from '../lib/attachments';
@@ -28,7 +29,7 @@ export function OrderAttachments({
     mutationFn: (files: File[]) => saveAttachments(orderCode, files),
     onSuccess: (res) => {
       notify.success(t('attachment.uploaded', { count: res.list.length }));
-      void qc.invalidateQueries({ queryKey: ['orders', 'detail', orderCode] });
+      void qc.invalidateQueries({ queryKey: orderKeys.detail(orderCode) });
     },
     onError: (err) => notify.error(messageOf(err, errorText)),
   });

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
+import { orderKeys } from '../api/keys';
 import { listOrderMessages } from '../api/listOrderMessages';
 import { saveAttachments } from '../api/saveAttachments';
 import { sendMessage } from '../api/sendMessage';
@@ -31,7 +32,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
   const log = useRef<HTMLDivElement>(null);
 
   const thread = useInfiniteQuery({
-    queryKey: ['orders', 'messages', orderCode],
+    queryKey: orderKeys.thread(orderCode),
     queryFn: ({ pageParam }) => listOrderMessages(orderCode, pageParam, PAGE_SIZE),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (all.length * PAGE_SIZE < last.total ? all.length + 1 : undefined),
@@ -54,9 +55,9 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
     onSuccess: () => {
       setContent('');
       setFiles([]);
-      void qc.invalidateQueries({ queryKey: ['orders', 'messages', orderCode] });
+      void qc.invalidateQueries({ queryKey: orderKeys.thread(orderCode) });
       // Message files are order attachments too.
-      void qc.invalidateQueries({ queryKey: ['orders', 'detail', orderCode] });
+      void qc.invalidateQueries({ queryKey: orderKeys.detail(orderCode) });
     },
     onError: (err) => notify.error(messageOf(err, errorText)),
   });

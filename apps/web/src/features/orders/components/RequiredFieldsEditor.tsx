@@ -8,6 +8,7 @@ import { useAccess } from '../../../components/Access';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
+import { orderKeys } from '../api/keys';
 import { requiredFieldsQuery } from '../api/requiredFields';
 import { saveRequiredFields } from '../api/saveRequiredFields';
 import type { RequiredFieldRule } from '../api/types';
@@ -33,7 +34,7 @@ export default function RequiredFieldsEditor() {
     mutationFn: () => saveRequiredFields(draft),
     onSuccess: () => {
       notify.success(t('rules.saved'));
-      void qc.invalidateQueries({ queryKey: ['orders', 'requiredFields'] });
+      void qc.invalidateQueries({ queryKey: orderKeys.requiredFieldsAll });
     },
   });
   const dirty = saved.data ? !sameRules(draft, saved.data.rules) : false;

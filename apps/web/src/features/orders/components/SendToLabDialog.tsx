@@ -13,6 +13,7 @@ import { afterDialogClosed } from '../../../lib/afterDialog';
 import { messageOf } from '../../../lib/errors';
 import { acceptedPartnersQuery } from '../api/acceptedPartners';
 import { createOrder } from '../api/createOrder';
+import { invalidateWork } from '../api/keys';
 import { requiredFieldsQuery } from '../api/requiredFields';
 import type { OrderDetail, PrescriptionField, ToothItem } from '../api/types';
 import { ORDER_TYPES } from '../lib/orderRules';
@@ -97,8 +98,7 @@ export default function SendToLabDialog({
     mutationFn: createOrder,
     onSuccess: (res) => {
       notify.success(t('send.sent', { count: res.list.length }));
-      void qc.invalidateQueries({ queryKey: ['cases'] });
-      void qc.invalidateQueries({ queryKey: ['orders'] });
+      void invalidateWork(qc);
       onClose();
       onSent?.(res.list);
       // The result dialog opens once this one has left the browser history (see useBackClose).

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Modal, Typography } from 'antd';
+import { Alert, Modal, Typography } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { confirmDanger } from '../../../lib/confirm';
+import { invalidateWork } from '../api/keys';
 import { orderAction } from '../api/orderAction';
 import type { OrderAction, OrderActionInput, OrderActionResults } from '../api/types';
-import { failedResults } from '../lib/orderRules';
+import { changedMeanwhile, failedResults } from '../lib/orderRules';
 import { RejectDialog } from './RejectDialog';
 import { PlainList } from './PlainList';
 import { ShipDialog } from './ShipDialog';
@@ -18,6 +19,8 @@ type Failure = OrderActionResults['results'][number] & { name?: string };
  * Runs an order action on one or many orders, asking first for what it needs (shipping details,
  * a reject reason, a confirmation to cancel). Every order answers for itself: the successes are
  * counted in a toast, the failures listed with the server's reason. `element` holds the dialogs.
+ * Either way the orders, cases and dashboard on screen are fetched again before the action counts as
+ * done, so its buttons never offer what the order's current status refuses.
  */
 export function useOrderActions({
   nameOf,
@@ -38,11 +41,9 @@ export function useOrderActions({
       if (failed.length > 0) setFailures(failed.map((f) => ({ ...f, name: nameOf?.(f.orderCode) })));
       onDone?.();
     },
-    // The orders may have moved meanwhile (the other side acted): reload either way. Cases follow their orders.
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['orders'] });
-      void qc.invalidateQueries({ queryKey: ['cases'] });
-    },
+    // The orders may have moved meanwhile (the other side acted): reload either way, and stay busy until the
+    // current statuses are on screen. Cases follow their orders; the dashboard counts both.
+    onSettled: () => invalidateWork(qc),
   });
 
   const start = (action: OrderAction, orderCodes: string[]) => {
@@ -92,6 +93,15 @@ export function useOrderActions({
         cancelButtonProps={{ style: { display: 'none' } }}
         destroyOnHidden
       >
+        {failures && changedMeanwhile(failures) ? (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={t('failures.changed')}
+            data-testid="order-action-changed"
+          />
+        ) : null}
         <PlainList
           data-testid="order-action-failures"
           items={failures ?? []}

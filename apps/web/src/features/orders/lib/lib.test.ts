@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import type { OrderMessage, ToothItem } from '../api/types';
+import type { OrderMessage, OrderStatus, ToothItem } from '../api/types';
 import { checkAttachments, MAX_ATTACHMENT_BYTES, threadOrder } from './attachments';
 import { defaultRange, initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery } from './orderQuery';
-import { allowedActions, commonActions, failedResults, sideActions, sideOf } from './orderRules';
+import {
+  allowedActions,
+  changedMeanwhile,
+  commonActions,
+  currentSelection,
+  failedResults,
+  sideActions,
+  sideOf,
+} from './orderRules';
 import { sameRules, setRuleField } from './requiredRules';
 import {
   cleanTooth,
@@ -98,6 +106,24 @@ describe('order rules', () => {
       ],
     };
     expect(failedResults(res)).toEqual([{ orderCode: 'B', ok: false, code: 2035, msg: 'no' }]);
+  });
+  it('tell a refusal because the order moved meanwhile (2035) from other refusals', () => {
+    expect(changedMeanwhile([{ code: 404 }, { code: 2035 }])).toBe(true);
+    expect(changedMeanwhile([{ code: 404 }, { code: 1002 }])).toBe(false);
+    expect(changedMeanwhile([])).toBe(false);
+  });
+  it('judge a selection by the rows as fetched now, so the batch buttons follow the current statuses', () => {
+    type Row = { orderCode: string; status: OrderStatus; processing: boolean };
+    const picked: Row[] = [
+      { orderCode: 'A', status: 'pending', processing: false },
+      { orderCode: 'B', status: 'pending', processing: false },
+    ];
+    // A was accepted by the laboratory since it was selected; B is on another page now and stays as selected.
+    const rows: Row[] = [{ orderCode: 'A', status: 'accepted', processing: false }];
+    const now = currentSelection(picked, rows);
+    expect(now.map((o) => o.status)).toEqual(['accepted', 'pending']);
+    expect(commonActions(picked, 'clinic')).toEqual(['cancel']);
+    expect(commonActions(now, 'clinic')).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { canOrder, ORDER_ACTIONS, ORDER_TRANSITIONS, OrgType } from '@portal/contracts';
+import { canOrder, ERRORS, ORDER_ACTIONS, ORDER_TRANSITIONS, OrgType } from '@portal/contracts';
 import type { OrderAction, OrderActionResults, OrderStatus, OrderSummary } from '../api/types';
 
 export type Side = 'clinic' | 'lab';
@@ -34,6 +34,20 @@ export function commonActions(orders: readonly Actionable[], side: Side): OrderA
 /** The orders an action did not apply to, with the server's reason. */
 export function failedResults(res: OrderActionResults): OrderActionResults['results'] {
   return res.results.filter((r) => !r.ok);
+}
+
+/** Whether some order was refused because its status had changed since the screen showed it (2035). */
+export function changedMeanwhile(failures: readonly Pick<OrderActionResults['results'][number], 'code'>[]): boolean {
+  return failures.some((f) => f.code === ERRORS.ORDER_TRANSITION.code);
+}
+
+/**
+ * The selected orders as the list shows them now: a selection keeps the rows it was made from, so each is replaced
+ * by its current row when the page holds it (the batch buttons then follow the current statuses).
+ */
+export function currentSelection<T extends { orderCode: string }>(selected: readonly T[], rows: readonly T[]): T[] {
+  const now = new Map(rows.map((r) => [r.orderCode, r]));
+  return selected.map((o) => now.get(o.orderCode) ?? o);
 }
 
 /** antd Tag colours: waiting (gold), in the lab's hands (blue/cyan), on its way (purple), done (green), stopped (grey/red). */

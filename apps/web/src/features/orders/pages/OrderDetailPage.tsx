@@ -43,10 +43,28 @@ export default function OrderDetailPage() {
       />
     );
   }
-  return <OrderView order={detail.data} side={side} system={normalizeToothNumbering(user?.toothNumberingSystem)} />;
+  return (
+    <OrderView
+      order={detail.data}
+      side={side}
+      system={normalizeToothNumbering(user?.toothNumberingSystem)}
+      // A copy kept from an earlier visit shows at once, but its buttons wait for the server's current answer.
+      confirmed={detail.isFetchedAfterMount}
+    />
+  );
 }
 
-function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side; system: ToothNumberingSystem }) {
+function OrderView({
+  order: o,
+  side,
+  system,
+  confirmed,
+}: {
+  order: OrderDetail;
+  side: Side;
+  system: ToothNumberingSystem;
+  confirmed: boolean;
+}) {
   const { t } = useTranslation('orders');
   const can = useAccess();
   const actions = useOrderActions({ nameOf: () => o.caseName });
@@ -59,6 +77,8 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
       style={{ width: '100%' }}
       data-testid="order-detail"
       data-order-code={o.orderCode}
+      data-status={o.status}
+      data-confirmed={confirmed ? 'true' : 'false'}
     >
       <Card
         title={
@@ -79,7 +99,7 @@ function OrderView({ order: o, side, system }: { order: OrderDetail; side: Side;
                   data-testid={`order-action-${a}`}
                   type={a === 'reject' || a === 'cancel' ? 'default' : 'primary'}
                   danger={a === 'reject' || a === 'cancel'}
-                  disabled={actions.busyAction !== null}
+                  disabled={!confirmed || actions.busyAction !== null}
                   loading={actions.busyAction === a}
                   onClick={() => actions.start(a, [o.orderCode])}
                 >

@@ -27,7 +27,7 @@ import {
   type OrderFilters,
   type OrderListState,
 } from '../lib/orderQuery';
-import { commonActions, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
+import { commonActions, currentSelection, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
 import { orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 
@@ -50,13 +50,15 @@ function OrderList({ side }: { side: Side }) {
   const query = useMemo(() => toOrderListQuery(state), [state]);
   const list = useQuery(listOrdersQuery(query));
   const partners = useQuery(acceptedPartnersQuery());
-  const rows = list.data?.list ?? [];
+  const rows = useMemo(() => list.data?.list ?? [], [list.data]);
+  // The list is fetched again on focus, on notifications and after actions: the buttons follow what it shows now.
+  const chosen = useMemo(() => currentSelection(selected, rows), [selected, rows]);
 
   const actions = useOrderActions({
-    nameOf: (code) => selected.find((o) => o.orderCode === code)?.caseName,
+    nameOf: (code) => chosen.find((o) => o.orderCode === code)?.caseName,
     onDone: () => setSelected([]),
   });
-  const allowed = commonActions(selected, side);
+  const allowed = commonActions(chosen, side);
   const setFilters = (patch: Partial<OrderFilters>) =>
     setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
 

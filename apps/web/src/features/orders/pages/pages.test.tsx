@@ -5,9 +5,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { OrderDetail, OrderMessage, OrderSummary } from '../api/types';
 import '../../../test/dom-shims';
-import { mockServer, pending } from '../../../test/http-mock';
+import { mockServer, pending, type Answer } from '../../../test/http-mock';
 import { cleanup, renderScreen, unmount } from '../../../test/render';
-import { $, click, flush, type } from '../../../test/dom';
+import { $, click, flush, type, waitFor } from '../../../test/dom';
 import { signInAs as signIn } from '../../../test/session';
 
 // jsdom computes a style by matching every rule antd injected (hundreds of kB here) against the element, and the
@@ -175,6 +175,22 @@ describe('order list', () => {
     expect(router.state.location.pathname).toBe('/order-management/detail/O1');
   });
 
+  it('a selection follows the list as fetched again: an order accepted meanwhile can no longer be canceled', async () => {
+    signInAs(2);
+    const key = await listKey();
+    const Page = await OrderListPage();
+    const { qc } = await render('/order-management', '/order-management', <Page />, (qc) =>
+      qc.setQueryData(key, { total: 1, list: [summary({ orderCode: 'O1' })] }),
+    );
+    await click($('order-select-O1'));
+    expect($('orders-batch-cancel')?.hasAttribute('disabled')).toBe(false);
+    // The list comes back (focus, a notification, a poll) with the laboratory's acceptance.
+    await act(async () => qc.setQueryData(key, { total: 1, list: [summary({ orderCode: 'O1', status: 'accepted' })] }));
+    await flush();
+    expect($('order-row-O1')?.getAttribute('data-status')).toBe('accepted');
+    expect($('orders-batch-cancel')?.hasAttribute('disabled')).toBe(true);
+  });
+
   it('batch ship: only for ready orders, sends the tracking number and lists per-order failures', async () => {
     signInAs(3);
     const key = await listKey();
@@ -314,13 +330,30 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
 });
 
 describe('order detail', () => {
-  const render$ = async (d: OrderDetail) => {
+  /**
+   * The page opened again with `d` in the cache from an earlier visit; the server answers order/detail with `now`
+   * (by default the same), and `other` paths as the test says.
+   */
+  const render$ = async (
+    d: OrderDetail,
+    { now = () => Promise.resolve(d), other = pending }: { now?: () => Promise<unknown>; other?: Answer } = {},
+  ) => {
+    server.answer = (path, body) => (path === 'order/detail' ? now() : other(path, body));
     const { default: Page } = await import('./OrderDetailPage');
-    return render(`/order-management/detail/${d.orderCode}`, '/order-management/detail/:id', <Page />, (qc) => {
-      qc.setQueryData(['orders', 'detail', d.orderCode], d);
-      qc.setQueryData(['orders', 'messages', d.orderCode], { pages: [{ total: 0, list: [] }], pageParams: [1] });
-    });
+    const rendered = await render(
+      `/order-management/detail/${d.orderCode}`,
+      '/order-management/detail/:id',
+      <Page />,
+      (qc) => {
+        qc.setQueryData(['orders', 'detail', d.orderCode], d);
+        qc.setQueryData(['orders', 'messages', d.orderCode], { pages: [{ total: 0, list: [] }], pageParams: [1] });
+      },
+    );
+    await flush(2);
+    return rendered;
   };
+  const detailCalls = () => calls.filter((c) => c.path === 'order/detail').length;
+  const disabled = (id: string) => $(id)?.hasAttribute('disabled');
 
   it('shows the teeth in Universal numbering when the user prefers it', async () => {
     signInAs(3, { teeth: 'universal' });
@@ -356,12 +389,67 @@ describe('order detail', () => {
     expect($('order-action-accept')).toBeNull();
     expect($('order-action-ship')).toBeNull();
 
+    const before = detailCalls();
     server.answer = (path) =>
       path === 'order/action'
         ? Promise.resolve({ results: [{ orderCode: 'O1', ok: true, code: 200, msg: 'ok' }] })
-        : pending();
+        : path === 'order/detail'
+          ? Promise.resolve(detail({ status: 'ready' }))
+          : pending();
     await click($('order-action-ready'));
     expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'ready' });
+    // The action is done once the order shows its new status: ready, to be shipped.
+    await waitFor(() => $('order-status')?.getAttribute('data-status') === 'ready');
+    expect(detailCalls()).toBeGreaterThan(before);
+    expect($('order-action-ready')).toBeNull();
+    expect($('order-action-ship')).not.toBeNull();
+  });
+
+  it('a copy from an earlier visit shows at once, its buttons waiting for the current status', async () => {
+    signInAs(2);
+    let answer: (d: OrderDetail) => void = () => {};
+    await render$(detail({ status: 'pending' }), {
+      now: () => new Promise((resolve) => (answer = resolve)),
+    });
+    // Still pending as far as this copy knows, but asked again on opening: Cancel is not offered yet.
+    expect($('order-status')?.getAttribute('data-status')).toBe('pending');
+    expect($('order-detail')?.getAttribute('data-confirmed')).toBe('false');
+    expect(disabled('order-action-cancel')).toBe(true);
+    expect(detailCalls()).toBe(1);
+    // The laboratory accepted it meanwhile: no Cancel at all.
+    await act(async () => answer(detail({ status: 'accepted' })));
+    await flush(2);
+    expect($('order-detail')?.getAttribute('data-confirmed')).toBe('true');
+    expect($('order-status')?.getAttribute('data-status')).toBe('accepted');
+    expect($('order-action-cancel')).toBeNull();
+  });
+
+  it('refused because the other side moved first: the order is fetched again and the action no longer offered', async () => {
+    signInAs(3);
+    let status: OrderDetail['status'] = 'pending';
+    await render$(detail({ status }), {
+      now: () => Promise.resolve(detail({ status })),
+      other: (path) =>
+        path === 'order/action'
+          ? Promise.resolve({
+              results: [{ orderCode: 'O1', ok: false, code: 2035, msg: 'This order cannot be accept (canceled).' }],
+            })
+          : pending(),
+    });
+    expect(disabled('order-action-accept')).toBe(false);
+    // Between this page's last poll and the click, the clinic canceled it.
+    status = 'canceled';
+    const before = detailCalls();
+    await click($('order-action-accept'));
+    await waitFor(() => $('order-action-failures'));
+    expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'accept' });
+    expect($('order-action-failure-O1')?.textContent).toContain('cannot be accept');
+    // Said as what it is: the order changed, and the page now shows how.
+    expect($('order-action-changed')).not.toBeNull();
+    await waitFor(() => $('order-status')?.getAttribute('data-status') === 'canceled');
+    expect(detailCalls()).toBeGreaterThan(before);
+    expect($('order-action-accept')).toBeNull();
+    expect($('order-action-reject')).toBeNull();
   });
 
   it('no action buttons without their permissions; each action needs its own', async () => {

@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { deleteCases, emptyRecycleBin, caseDetailPath } from '../../cases';
+import { caseKeys } from '../../cases/api/keys';
+import { invalidateWork } from '../../orders/api/keys';
 import { confirmDanger } from '../../../lib/confirm';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
@@ -37,7 +39,8 @@ export default function StoragePanel() {
   const refresh = () => {
     setSelected([]);
     void qc.invalidateQueries({ queryKey: ['storage'] });
-    void qc.invalidateQueries({ queryKey: ['cases'] });
+    void qc.invalidateQueries({ queryKey: caseKeys.all });
+    void invalidateWork(qc);
   };
   const moveToBin = useMutation({
     mutationFn: deleteCases,

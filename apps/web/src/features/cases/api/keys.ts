@@ -1,0 +1,18 @@
+import type { CaseQuery } from './types';
+import type { RecycleQuery } from './listRecycleBin';
+
+/**
+ * Query keys of the cases feature, as prefixes: invalidating `lists` or `details` reaches every list or every case,
+ * whatever its filters. Every cases query takes its key from here.
+ */
+export const caseKeys = {
+  all: ['cases'] as const,
+  lists: ['cases', 'list'] as const,
+  list: (q: CaseQuery) => ['cases', 'list', q] as const,
+  details: ['cases', 'detail'] as const,
+  detail: (caseCode: string) => ['cases', 'detail', caseCode] as const,
+  recycle: (q: RecycleQuery) => ['cases', 'recycle', q] as const,
+  export: (exportCode: string | null) => ['cases', 'export', exportCode] as const,
+  // Signed links: refetching one while the viewer shows it would load the model again, so only `all` reaches them.
+  grant: (fileCode: string) => ['cases', 'grant', fileCode] as const,
+};

@@ -1,0 +1,41 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { caseKeys } from '../../cases/api/keys';
+import { dashboardKeys } from '../../dashboard/api/keys';
+import type { OrderQuery } from './types';
+
+/**
+ * Query keys of the orders feature, as prefixes: invalidating `lists` or `details` reaches every list or every
+ * order, whatever its filters. Every orders query takes its key from here.
+ */
+export const orderKeys = {
+  all: ['orders'] as const,
+  lists: ['orders', 'list'] as const,
+  list: (q: OrderQuery) => ['orders', 'list', q] as const,
+  details: ['orders', 'detail'] as const,
+  detail: (orderCode: string) => ['orders', 'detail', orderCode] as const,
+  threads: ['orders', 'messages'] as const,
+  thread: (orderCode: string) => ['orders', 'messages', orderCode] as const,
+  requiredFieldsAll: ['orders', 'requiredFields'] as const,
+  requiredFields: (partnerCode?: string) => ['orders', 'requiredFields', partnerCode ?? ''] as const,
+};
+
+/**
+ * The prefixes of every query that shows where an order or a case stands: order lists and pages (with their
+ * threads), case lists and pages (a case follows its order), the dashboard.
+ */
+export const WORK_KEYS = [
+  orderKeys.lists,
+  orderKeys.details,
+  orderKeys.threads,
+  caseKeys.lists,
+  caseKeys.details,
+  dashboardKeys.all,
+] as const;
+
+/**
+ * Marks them all stale after an order or case action, or when a notification arrives: what is on screen is fetched
+ * again at once, the rest when next shown. Resolves once what is on screen has its new data.
+ */
+export function invalidateWork(qc: QueryClient): Promise<unknown> {
+  return Promise.all(WORK_KEYS.map((queryKey) => qc.invalidateQueries({ queryKey })));
+}
