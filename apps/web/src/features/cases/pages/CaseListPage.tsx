@@ -147,12 +147,14 @@ export default function CaseListPage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <DatePicker.RangePicker
           data-testid="case-filter-range"
+          aria-label={t('filter.range')}
           value={state.filters.range}
           onChange={(v) => setFilters({ range: v && v[0] && v[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null })}
           allowClear
         />
         <Select
           data-testid="case-filter-status"
+          aria-label={t('filter.status')}
           allowClear
           placeholder={t('filter.status')}
           style={{ minWidth: 160 }}
@@ -162,6 +164,7 @@ export default function CaseListPage() {
         />
         <Select
           data-testid="case-filter-treatment"
+          aria-label={t('filter.treatment')}
           allowClear
           placeholder={t('filter.treatment')}
           style={{ minWidth: 160 }}
@@ -171,6 +174,7 @@ export default function CaseListPage() {
         />
         <Select
           data-testid="case-filter-dentist"
+          aria-label={t('filter.dentist')}
           allowClear
           placeholder={t('filter.dentist')}
           style={{ minWidth: 160 }}
@@ -180,6 +184,7 @@ export default function CaseListPage() {
         />
         <Input
           data-testid="case-search"
+          aria-label={t('filter.search')}
           allowClear
           prefix={<SearchOutlined />}
           placeholder={t('filter.search')}

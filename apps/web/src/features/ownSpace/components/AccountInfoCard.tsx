@@ -59,11 +59,11 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
           receiveEmail: user.receiveEmail,
         }}
       >
-        <Form.Item label={t('account.account')}>
-          <Input value={user.account} disabled />
+        <Form.Item label={t('account.account')} htmlFor="own-account">
+          <Input id="own-account" value={user.account} disabled />
         </Form.Item>
-        <Form.Item label={t('account.email')}>
-          <Input value={user.email} disabled />
+        <Form.Item label={t('account.email')} htmlFor="own-email">
+          <Input id="own-email" value={user.email} disabled />
         </Form.Item>
         <Form.Item
           name="displayName"
