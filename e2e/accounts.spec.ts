@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
+import { api, apiLogin, joinAsLab, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -140,5 +140,47 @@ describe('a laboratory administrator', () => {
 
     await admin.context.close();
     await staff.context.close();
+  });
+});
+
+describe('the super administrator', () => {
+  it('disables an organization: its signed-in user is sent to login and told why, until it is enabled again', async () => {
+    const stamp = Date.now().toString(36);
+    const f = { org: `Ridge Lab ${stamp}`, account: `ridge${stamp}`, email: `ridge-${stamp}@example.test` };
+    const lab = await newPage(browser);
+    await joinAsLab(lab.page, f);
+    await lab.page.getByTestId('layout-sidebar').waitFor();
+
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'admin');
+    await admin.page.getByTestId('layout-sidebar').waitFor();
+    await admin.page.getByTestId('menu-account').click();
+    await admin.page.getByTestId('menu-organizations').click();
+    await admin.page.getByTestId('organization-search').locator('input').fill(f.org);
+    await admin.page.getByTestId('organization-search').locator('input').press('Enter');
+    const row = admin.page.locator('[data-testid^="organization-row-"]', { hasText: f.org });
+    await row.locator('[data-testid^="organization-disable-"]').click();
+    await admin.page.getByTestId('organization-disable-confirm').click();
+    await admin.page.getByTestId('password-prompt-input').fill(PASSWORD);
+    await admin.page.getByTestId('password-prompt-ok').click();
+    await admin.page.locator('[data-testid^="organization-row-"][data-status="2"]', { hasText: f.org }).waitFor();
+
+    // The laboratory's open tab: its next call says why and goes to the login page, where sign-in says it again.
+    await lab.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await lab.page
+      .getByTestId('menu-dashboard')
+      .click()
+      .catch(() => undefined);
+    await lab.page.waitForURL(/\/login/);
+    await lab.page.getByTestId('login-error').getByText('The organization has been disabled').waitFor();
+    expect((await api('login', { account: f.account, password: PASSWORD })).code).toBe(1006);
+
+    // Enabled again, it signs in.
+    await row.locator('[data-testid^="organization-enable-"]').click();
+    await admin.page.locator('[data-testid^="organization-row-"][data-status="1"]', { hasText: f.org }).waitFor();
+    expect((await api('login', { account: f.account, password: PASSWORD })).code).toBe(200);
+
+    await admin.context.close();
+    await lab.context.close();
   });
 });

@@ -44,6 +44,8 @@ import { mailModule } from './modules/mail/mail.routes.js';
 import { DemoMailbox } from './modules/mail/demo-mailbox.js';
 import { menusModule } from './modules/menus/menus.routes.js';
 import { reviewModule } from './modules/organizations/review.routes.js';
+import { organizationsAdminModule } from './modules/organizations/organizations-admin.routes.js';
+import { OrganizationsAdminService } from './modules/organizations/organizations-admin.service.js';
 import { recoveryModule } from './modules/recovery/recovery.routes.js';
 import { registrationModule } from './modules/registration/registration.routes.js';
 import { usersModule } from './modules/users/users.routes.js';
@@ -220,6 +222,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     agreementsModule(platform),
     menusModule(platform),
     reviewModule(platform),
+    organizationsAdminModule(new OrganizationsAdminService(db)),
     mailModule(platform),
     casesModule(platform, cases),
     dentistsModule(platform),

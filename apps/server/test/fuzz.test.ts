@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertDocumented, createHarness, PASSWORD, type Harness } from './harness.js';
+import { OrgType } from '@portal/contracts';
+import { assertDocumented, createHarness, createUser, PASSWORD, type Harness } from './harness.js';
 import { readOperations, type Operation } from './api-operations.js';
 import {
   CONTROL_TEXT,
@@ -49,7 +50,17 @@ const HOSTILE_ROUNDS = Math.max(1, Math.round(RUNS / 16));
  * fuzzed like every other call, but by an extra member of each organization (signed in again, or replaced, when a
  * call ends its session), or after the others.
  */
-const SPECIAL: Record<string, { reason: string; byMember?: true; last?: true; runs?: number }> = {
+const SPECIAL: Record<
+  string,
+  {
+    reason: string;
+    byMember?: true;
+    last?: true;
+    runs?: number;
+    /** Values of its own for some fields, instead of the shared pools. */
+    values?: () => Record<string, unknown[]>;
+  }
+> = {
   userLogout: { reason: 'ends the session it is called with', byMember: true, runs: 6 },
   userChangePass: {
     reason: 'changes the password and ends the other sessions; a wrong current password counts toward the lockout',
@@ -72,6 +83,10 @@ const SPECIAL: Record<string, { reason: string; byMember?: true; last?: true; ru
   dentistDelete: { reason: 'removes dentists other calls use', last: true },
   userDisable: { reason: 'disables the users it names, the members other calls are made by among them', last: true },
   userDelByIds: { reason: 'deletes the users it names, the members other calls are made by among them', last: true },
+  companyDisable: {
+    reason: 'disables the organizations it names: organizations of its own, made for it',
+    values: () => ({ organizationCodes: spareOrganizations, organizationCode: spareOrganizations }),
+  },
   userSaveOrUpdate: { reason: "changes users' accounts, addresses and roles, the members' among them", last: true },
   userRoleDelByIds: { reason: 'removes roles other calls use', last: true },
   userRoleSetDefault: { reason: 'changes the role registrations get', last: true },
@@ -140,12 +155,19 @@ beforeAll(async () => {
     const made = await h.call('user/role/save_or_update', { token: o.token, body: { name: `Fuzz role ${o.label}` } });
     if (made.code === 200) customRoles.push(made.data.roleCode);
   }
+  for (let i = 0; i < 2; i++) {
+    const spare = await createUser(h.db, { orgType: OrgType.Clinic });
+    const [org] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [
+      spare.organizationId,
+    ]);
+    spareOrganizations.push(org!.code);
+  }
   // A reset link of a member, so the reset calls have a real one to use.
   await h.call('user/forgetPass', { body: { account: members.get('clinic')!.account } });
 }, 120_000);
 afterAll(() => h?.close());
 
-function pools(): Pools {
+function pools(operationId?: string): Pools {
   const pairs = w.pairs;
   const orgs = w.orgs;
   const mem = [...members.values()];
@@ -181,6 +203,7 @@ function pools(): Pools {
   };
   values.roleCodes = values.roleCode!;
   values.userCodes = values.userCode!;
+  values.organizationCodes = values.organizationCode!;
   values.caseCodes = values.caseCode!;
   values.orderCodes = values.orderCode!;
   values.attachmentCodes = values.attachmentCode!;
@@ -189,8 +212,14 @@ function pools(): Pools {
   values.confirmPassword = values.password!;
   values.id = [...pairs.map((p) => p.dentistId), ...linkIds];
   values.sign = signs;
-  return (field) => values[field];
+  // A call may draw some fields from values of its own (organizations it may disable without spoiling the world).
+  const own = operationId ? SPECIAL[operationId]?.values?.() : undefined;
+  return (field) => own?.[field] ?? values[field];
 }
+/** Organizations no other call uses, for the call that disables organizations. */
+const spareOrganizations: string[] = [];
+/** Calls that spoil the world for others run after them. */
+const rank = (operationId: string) => (SPECIAL[operationId]?.last ? 1 : 0);
 let linkIds: string[] = [];
 const customRoles: string[] = [];
 let signs: string[] = [];
@@ -363,7 +392,7 @@ function seedOf(op: Operation) {
 
 /** Valid bodies and parameters for a call, drawn from its schema with the seed of the call. */
 function validInputs(op: Operation, count: number) {
-  const p = pools();
+  const p = pools(op.operationId);
   const schema = bodySchema(op);
   const params = Object.fromEntries(
     op.parameters.map((x) => [
@@ -599,7 +628,7 @@ function multipartInputs(op: Operation, count: number): { valid: FuzzRequest[]; 
   const fileSchema = schema.properties![fileField]!;
   const maxFiles = fileSchema.type === 'array' ? (fileSchema.maxItems ?? 1) : 1;
   const textFields = Object.entries(schema.properties ?? {}).filter(([name]) => name !== fileField);
-  const p = pools();
+  const p = pools(op.operationId);
   const fieldValues = fc.sample(
     fc.record(
       Object.fromEntries(textFields.map(([name, s]) => [name, validArbitrary({ ...s, maxLength: 64 }, p, name)])),
@@ -779,9 +808,7 @@ describe('schema fuzz of every call', () => {
   });
 
   it('answers no server error, documents every answer, names refused fields and changes nothing on refusal', async () => {
-    const ordered = [...operations].sort(
-      (a, b) => Number(Boolean(SPECIAL[a.operationId]?.last)) - Number(Boolean(SPECIAL[b.operationId]?.last)),
-    );
+    const ordered = [...operations].sort((a, b) => rank(a.operationId) - rank(b.operationId));
     const perCall: string[] = [];
     for (const op of ordered) {
       await refreshCredentials();

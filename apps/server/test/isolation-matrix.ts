@@ -321,6 +321,23 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   mailListOutbox: { callers: ['inner'], probe: () => post('mail/listOutbox', {}) },
+  companyListByPage: { callers: ['inner'], probe: () => post('company/listByPage', { pageSize: 100 }) },
+  companyDisable: {
+    callers: ['inner'],
+    note: "the super administrator's own call is not made: it would lock clinic A out of every later call",
+    resource: (w) => ({
+      owners: [w.inner],
+      owner: false,
+      request: post('company/disable', { organizationCodes: [a(w).clinic.code] }),
+    }),
+  },
+  companyEnable: {
+    callers: ['inner'],
+    resource: (w) => ({
+      owners: [w.inner],
+      request: post('company/enable', { organizationCodes: [a(w).clinic.code] }),
+    }),
+  },
 
   caseList: { callers: PRIVATE, probe: () => post('case/list', { pageSize: 100 }) },
   caseDetail: {

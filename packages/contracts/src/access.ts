@@ -25,6 +25,7 @@ export const Permission = {
   RoleEdit: 'role:edit',
   OrganizationView: 'organization:view',
   OrganizationReview: 'organization:review',
+  OrganizationManage: 'organization:manage',
   OutboxView: 'outbox:view',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -88,7 +88,7 @@ export function errorByCode(code: number) {
 export const IGNORED_ERROR_CODES: readonly number[] = [1019, 1002, 2007, 2020, 410, 411, 3002, 10503, 1074, 2009, 1075];
 
 /** Codes on which the client shows the message and signs out (§8). */
-export const LOGOUT_ERROR_CODES: readonly number[] = [402, 503];
+export const LOGOUT_ERROR_CODES: readonly number[] = [402, 1006, 503];
 
 /** The response envelope of every call. */
 export interface Envelope<T = unknown> {

@@ -34,6 +34,7 @@ describe('answersOf', () => {
       'UNSUPPORTED_MEDIA_TYPE',
       'INTERNAL',
       'NO_PERMISSION',
+      'ORGANIZATION_DISABLED',
       'REAUTH_REQUIRED',
     ]);
   });

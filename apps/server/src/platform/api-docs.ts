@@ -79,7 +79,7 @@ export function answersOf(route: RouteLike): ErrorName[] {
   const authentication = authenticationOf(route);
   if (authentication) names.add('TOKEN_INVALID');
   if (authentication === 'session') {
-    names.add('SESSION_ENDED');
+    names.add('SESSION_ENDED').add('ORGANIZATION_DISABLED');
     // A user who must change a forced password gets NO_PERMISSION everywhere else.
     if (!config.allowForcedPasswordChange) names.add('NO_PERMISSION');
   }

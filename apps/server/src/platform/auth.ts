@@ -135,9 +135,10 @@ export async function authenticateSession(
 ): Promise<AuthContext> {
   const row = await deps.sessions.get(sessionId, () => usersRepository.findBySession(deps.db, sessionId));
   if (!row || row.user_code !== userCode) fail('TOKEN_INVALID');
+  // Said before the ended session: disabling an organization ends its sessions, and its users are told why.
+  if (row.org_status === OrgStatus.Disabled) fail('ORGANIZATION_DISABLED');
   if (row.revoked_at || new Date(row.expires_at) < new Date()) fail('SESSION_ENDED');
   if (row.status === UserStatus.Disabled) fail('SESSION_ENDED');
-  if (row.org_status === OrgStatus.Disabled) fail('SESSION_ENDED');
   return {
     user: row,
     userId: Number(row.id),

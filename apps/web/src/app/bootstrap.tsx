@@ -19,7 +19,7 @@ function wireHttp() {
   configureHttp({
     lang: currentLanguage,
     toast: (text) => notify.error(text),
-    logout: () => void logout({ returnHere: true }),
+    logout: (reason) => void logout({ returnHere: true, reason }),
     reauthenticate: requestIdentity,
     permissionsChanged: () => void refreshMenu(),
     // Raw templates: the client fills no parameters, so those with placeholders defer to the server's text.

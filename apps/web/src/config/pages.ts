@@ -18,7 +18,7 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   ownSpace: { path: '/own-space', load: () => import('../features/ownSpace/pages/OwnSpacePage') },
   organizationReview: {
     path: '/account/organizations',
-    load: () => import('../features/organizations/pages/OrganizationReviewPage'),
+    load: () => import('../features/organizations/pages/OrganizationsPage'),
   },
   outbox: { path: '/account/outbox', load: () => import('../features/mail/pages/OutboxPage') },
   userList: { path: '/account/users', load: () => import('../features/users/pages/UserListPage') },

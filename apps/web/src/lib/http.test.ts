@@ -137,6 +137,15 @@ describe('http client', () => {
     expect(hooks.logout).toHaveBeenCalled();
   });
 
+  it('says the organization was disabled and logs out; at sign-in the page answers it itself', async () => {
+    route(() => json({ code: 1006, msg: 'disabled', data: null }, 403));
+    await expect(http.post('a')).rejects.toMatchObject({ code: 1006 });
+    expect(hooks.toast).toHaveBeenCalledWith('t:organizationDisabled');
+    expect(hooks.logout).toHaveBeenCalledTimes(1);
+    await expect(http.post('login', {}, { auth: false, silent: true })).rejects.toMatchObject({ code: 1006 });
+    expect(hooks.logout).toHaveBeenCalledTimes(1);
+  });
+
   it('hands a region mismatch to the region modal', async () => {
     route(() => json({ code: 10503, msg: 'other site', data: { target: 'https://eu.example.com' } }, 503));
     await expect(http.post('login', {}, { auth: false })).rejects.toMatchObject({ code: 10503 });

@@ -33,7 +33,8 @@ export const CLIENT_CODES = { network: -1, timeout: -2, canceled: -3 } as const;
 /** What the client needs from the app; injected so the client stays free of UI and router code. */
 export interface HttpHooks {
   toast(text: string): void;
-  logout(): void;
+  /** Ends the session; `reason` is what the login page then says (why the user was signed out). */
+  logout(reason?: string): void;
   regionMismatch(text: string, target: string): void | Promise<void>;
   /** Shows the password prompt (code 1014); resolves true once the identity was confirmed. */
   reauthenticate(): Promise<boolean>;
@@ -263,9 +264,11 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
     throw new ApiError(CLIENT_CODES.canceled, env.msg, env.data, raw.status);
   }
   if (env.code === ERRORS.NO_PERMISSION.code) hooks.permissionsChanged();
-  if (LOGOUT_ERROR_CODES.includes(env.code)) {
-    toast(errorText(env.code, env.msg) ?? env.msg);
-    hooks.logout();
+  // A session that ended or an organization disabled signs out; at sign-in itself the page shows the answer.
+  if (LOGOUT_ERROR_CODES.includes(env.code) && (opts.auth !== false || env.code === ERRORS.SERVICE_UNAVAILABLE.code)) {
+    const reason = errorText(env.code, env.msg) ?? env.msg;
+    toast(reason);
+    hooks.logout(reason);
     throw error;
   }
   if (!opts.silent) {

@@ -78,12 +78,30 @@ export function clearPendingRedirect() {
 
 let loggingOut: Promise<void> | null = null;
 
+const SIGNED_OUT_REASON = 'portal.signedOutReason';
+
+let shownReason: string | null | undefined;
+
+/**
+ * Why the server ended the session (organization disabled, session ended), for the login page: read once per
+ * sign-out, and the same answer to a render that is done again.
+ */
+export function takeSignedOutReason(): string | null {
+  if (shownReason === undefined) {
+    shownReason = sessionStorage.getItem(SIGNED_OUT_REASON);
+    sessionStorage.removeItem(SIGNED_OUT_REASON);
+  }
+  return shownReason;
+}
+
 /**
  * Ends the session: server logout when a token exists (failure ignored), tokens, cached queries
  * and routes cleared, then login. `returnHere` carries the current page so the same user comes back.
  */
-export function logout(opts: { returnHere?: boolean } = {}): Promise<void> {
+export function logout(opts: { returnHere?: boolean; reason?: string } = {}): Promise<void> {
   loggingOut ??= (async () => {
+    if (opts.reason) sessionStorage.setItem(SIGNED_OUT_REASON, opts.reason);
+    shownReason = undefined;
     const user = sessionStore.get().user;
     if (hasToken()) {
       try {

@@ -133,3 +133,31 @@ export const MenuNodeSchema: z.ZodType<MenuNode> = z
 export const MenuTreeQuery = z.object({ orgType: zIntIn(1, 5).optional() });
 export const MenuTree = z.object({ list: z.array(MenuNodeSchema) });
 export const RoleMenus = z.object({ menuCodes: z.array(z.string()) });
+
+/** Organizations (Account → Organizations, super administrator). */
+export const ORGANIZATION_SORT_FIELDS = ['createdAt', 'name'] as const;
+export const OrganizationListQuery = z.object({
+  ...zPage,
+  /** The beginning of the name or the code. */
+  keyword: zText(FIELD_MAX.name).optional(),
+  type: zIntIn(1, 5).optional(),
+  /** 1 enabled, 2 disabled. */
+  status: zIntOf(1, 2).optional(),
+  region: z.enum(['us', 'eu', 'uk']).optional(),
+});
+export type OrganizationListQuery = z.infer<typeof OrganizationListQuery>;
+export const ManagedOrganization = z.object({
+  organizationCode: z.string(),
+  name: z.string(),
+  type: z.number(),
+  region: z.string(),
+  /** 1 enabled, 2 disabled. */
+  status: z.number(),
+  reviewStatus: z.number(),
+  users: z.number(),
+  storageUsedBytes: z.number(),
+  createdAt: z.string(),
+});
+export type ManagedOrganization = z.infer<typeof ManagedOrganization>;
+export const ManagedOrganizationList = z.object({ total: z.number(), list: z.array(ManagedOrganization) });
+export const OrganizationCodesBody = z.object({ organizationCodes: zCodeList });

@@ -1,3 +1,4 @@
+import { OrgType } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export interface NewOrganization {
@@ -100,5 +101,62 @@ export const organizationsRepository = {
       `SELECT email, language, display_name FROM users WHERE organization_id = $1 AND is_org_admin`,
       [organizationId],
     );
+  },
+
+  /** Every organization but the portal's own (the super administrator's), a page at a time, with its users and stored bytes. */
+  async list(
+    db: Queryable,
+    q: { keyword?: string; type?: number; status?: number; region?: string; limit: number; offset: number },
+  ) {
+    return db.query<{
+      code: string;
+      name: string;
+      type: number;
+      region: string;
+      status: number;
+      review_status: number;
+      users: number;
+      used_bytes: string | null;
+      created_at: Date;
+      total: number;
+    }>(
+      `SELECT o.code, o.name, o.type, o.region, o.status, o.review_status, o.created_at, s.used_bytes,
+              (SELECT count(*)::int FROM users u WHERE u.organization_id = o.id AND u.deleted_at IS NULL) AS users,
+              count(*) OVER ()::int AS total
+         FROM organizations o LEFT JOIN storage_accounts s ON s.organization_id = o.id
+        WHERE o.type <> ${OrgType.Inner}
+          AND ($1::text IS NULL OR starts_with(lower(o.name), lower($1)) OR o.code = $1)
+          AND ($2::smallint IS NULL OR o.type = $2)
+          AND ($3::smallint IS NULL OR o.status = $3)
+          AND ($4::text IS NULL OR o.region = $4)
+        ORDER BY o.created_at DESC, o.id DESC
+        LIMIT $5 OFFSET $6`,
+      [q.keyword ?? null, q.type ?? null, q.status ?? null, q.region ?? null, q.limit, q.offset],
+    );
+  },
+
+  /** The organizations of the codes, locked, with their type (for the rules of a batch). */
+  async findManyByCodes(db: Queryable, codes: string[]) {
+    return db.query<{ id: number; code: string; type: number; status: number; name: string }>(
+      `SELECT id, code, type, status, name FROM organizations WHERE code = ANY ($1::text[]) ORDER BY id FOR UPDATE`,
+      [codes],
+    );
+  },
+
+  /** Ends the sessions of everyone in an organization (it was disabled). */
+  async endSessions(db: Queryable, organizationId: number, reason: string) {
+    await db.query(
+      `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
+        WHERE revoked_at IS NULL AND user_id IN (SELECT id FROM users WHERE organization_id = $1)`,
+      [organizationId, reason],
+    );
+  },
+
+  async setStatus(db: Queryable, ids: number[], status: number) {
+    const rows = await db.query<{ id: number }>(
+      `UPDATE organizations SET status = $2, updated_at = now() WHERE id = ANY ($1::bigint[]) AND status <> $2 RETURNING id`,
+      [ids, status],
+    );
+    return rows.length;
   },
 };

@@ -11,7 +11,7 @@ import { errorByCode, ERRORS } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { useAppConfig } from '../../../lib/appConfig';
-import { setPendingRedirect, signIn } from '../../../lib/session';
+import { setPendingRedirect, signIn, takeSignedOutReason } from '../../../lib/session';
 import { login, type LoginFailureData } from '../api/login';
 import { captchaImageUrl, captchaInit } from '../api/captchaInit';
 
@@ -52,7 +52,8 @@ export default function LoginPage() {
     setFieldErrors((e) => ({ ...e, [key]: undefined }));
   };
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Signed out by the server (organization disabled, session ended): the page says why until the next attempt.
+  const [error, setError] = useState<string | null>(takeSignedOutReason);
   const [captchaId, setCaptchaId] = useState<string | null>(null);
   const [findSite, setFindSite] = useState(false);
   const [inactiveAccount, setInactiveAccount] = useState<string | null>(null);
