@@ -130,6 +130,7 @@ describe('a laboratory', () => {
     await signIn(admin.page, 'admin');
     await admin.page.getByTestId('layout-sidebar').waitFor();
     await admin.page.goto('/account/organizations');
+    await admin.page.getByTestId('organizations-tab-review').click();
     const row = admin.page.locator('[data-testid^="review-row-"]', { hasText: f.org });
     await row.waitFor();
     await row.getByTestId('review-approve').click();

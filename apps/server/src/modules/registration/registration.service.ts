@@ -140,7 +140,7 @@ export class RegistrationService {
           recipientName: admin.display_name,
           template: 'labSubmitted',
           params: { organization: user.org_name, region: user.org_region.toUpperCase() },
-          link: `${this.config.publicUrl}/account/organizations`,
+          link: `${this.config.publicUrl}/account/organizations?tab=review`,
         });
       }
     }
