@@ -68,11 +68,12 @@ const accessWorks = async (c: Credentials) => (await h.call('user/info', { token
  * The answers once the session is over. The change reaches the session cache through a notification a moment
  * after the commit, so this asks again for up to a second.
  */
-async function expectAllRefused(c: Credentials) {
+async function expectAllRefused(c: Credentials, orgDisabled = false) {
   await expect.poll(() => accessWorks(c), { timeout: 2000, interval: 20 }).toBe(false);
   const info = await h.call('user/info', { token: c.access });
-  expect(info.status).toBe(401);
-  expect(await tusCreate(c.grant, c.caseCode)).toBe(401);
+  // A disabled organization's users are told so (403, 1006) rather than that their session ended.
+  expect([info.status, info.code]).toEqual(orgDisabled ? [403, 1006] : [401, info.code]);
+  expect(await tusCreate(c.grant, c.caseCode)).toBe(orgDisabled ? 403 : 401);
   const refreshed = await h.call('user/refresh_token', { body: { refreshToken: c.refresh } });
   expect([refreshed.status, refreshed.code]).toEqual([401, 1013]);
   const signedIn = await h.call('user/free-login', { body: { sign: c.sign } });
@@ -169,7 +170,7 @@ describe('a session-ending event ends every credential of the session', () => {
     expect((await heartbeat()).code).toBe(200);
     expect(await tusCreate(scanner.token, c.caseCode)).toBe(201);
     await h.db.query('UPDATE organizations SET status = 2 WHERE id = $1', [u.organizationId]);
-    await expectAllRefused(c);
+    await expectAllRefused(c, true);
     expect((await heartbeat()).status).toBe(401);
     expect(await tusCreate(scanner.token, c.caseCode)).toBe(401);
   });
