@@ -27,6 +27,10 @@ const stamp = Date.now().toString(36);
 describe('a clinic', () => {
   it('registers, confirms by mail, signs in, changes language and theme, survives an expired token, logs out', async () => {
     const { page, context } = await newPage(browser);
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+    });
     const f = { org: `Smile Clinic ${stamp}`, account: `clinic${stamp}`, email: `clinic-${stamp}@example.test` };
     await register(page, 'clinic', f);
     await confirmFromMailbox(page, f.email);
@@ -87,6 +91,8 @@ describe('a clinic', () => {
     await page.waitForURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem('portal.accessToken'))).toBeFalsy();
     expect((await api('user/refresh_token', { refreshToken })).code).toBe(1013);
+    // The router has what it needs on every load (it used to warn about a missing HydrateFallback each time).
+    expect(warnings.filter((w) => /HydrateFallback/i.test(w))).toEqual([]);
     await context.close();
   });
 

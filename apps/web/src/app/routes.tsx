@@ -101,6 +101,9 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
       path: '/',
       element: <RootShell />,
       errorElement: <RootError />,
+      // The first screen is loaded lazily: nothing is drawn until it arrives (the start-up screen is still up), and
+      // React Router is told so instead of warning on every load.
+      hydrateFallbackElement: <></>,
       children: [
         ...PUBLIC_PAGES.map((p) => ({
           id: p.path,
