@@ -1,0 +1,343 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  SHARE_PASSWORD,
+  type CreateShareBody,
+  type Language,
+  type ShareAccessKind,
+  type ShareItem,
+  type ShareResourceType,
+  type ShareStatus,
+  type ShareView,
+  type SharedFile,
+} from '@portal/contracts';
+import type { Config } from '../../config.js';
+import type { AuthContext } from '../../platform/auth.js';
+import type { Db } from '../../platform/db.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto.js';
+import { fail, invalidField } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail.js';
+import type { CasesService } from '../cases/cases.service.js';
+import type { FilesService } from '../files/files.service.js';
+import type { OrdersService } from '../orders/orders.service.js';
+import type { RolesService } from '../roles/roles.service.js';
+import { sharesRepository, type PublicShareRow, type ShareListRow, type ShareRow } from './shares.repository.js';
+import { addressHash, coarseUserAgent } from './visitor.js';
+
+const DAY_MS = 86_400_000;
+/** The public page of each kind of share (spec §2). */
+const SHARE_PAGES: Record<ShareResourceType, string> = {
+  case: '/case-show',
+  order: '/order-show',
+  report: '/share/report',
+};
+export type ShareFilePurpose = 'download' | 'viewer';
+/** Who opened a share, as far as the access log keeps it. */
+export interface Visitor {
+  address: string;
+  userAgent: string | undefined;
+}
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+function statusOf(s: ShareRow, now = Date.now()): ShareStatus {
+  if (s.revoked_at) return 'revoked';
+  if (s.expires_at && new Date(s.expires_at).getTime() <= now) return 'expired';
+  return 'active';
+}
+/** Whole days left, rounded up (a link expiring in 2 hours has 1 day left); null when it never expires or is over. */
+function remainingDays(s: ShareRow, now = Date.now()): number | null {
+  if (!s.expires_at || statusOf(s, now) !== 'active') return null;
+  return Math.max(1, Math.ceil((new Date(s.expires_at).getTime() - now) / DAY_MS));
+}
+
+/**
+ * Share links: a case or an order (a report later: the tables and calls take its type already) opened by whoever
+ * holds the link, behind an optional password, until it expires or the sharer revokes it. Files go out through
+ * links signed for the share and its version, checked against the live share on every request, so a revoked share's
+ * links stop working at once.
+ */
+export class SharesService {
+  constructor(
+    private readonly db: Db,
+    private readonly cases: CasesService,
+    private readonly orders: OrdersService,
+    private readonly files: FilesService,
+    private readonly roles: RolesService,
+    private readonly mailer: Mailer,
+    private readonly config: Config,
+  ) {}
+
+  private secret(purpose: string) {
+    return `share-${purpose}:${this.config.jwtSecret}`;
+  }
+
+  private pageUrl(s: ShareRow) {
+    return `${this.config.publicUrl}${SHARE_PAGES[s.resource_type]}?code=${s.code}`;
+  }
+
+  /** The resource's id when the caller can see it, else 404 (another organization's, gone, or not shareable yet). */
+  private async resourceId(auth: AuthContext, type: ShareResourceType, code: string): Promise<number> {
+    if (type === 'case') return this.cases.idOf(auth.organizationId, code);
+    if (type === 'order') return this.orders.idOf(auth, code);
+    fail('NOT_FOUND');
+  }
+
+  private async isAdministrator(auth: AuthContext) {
+    const [role] = await this.roles.rolesByCodes([auth.user.role_code]);
+    return Boolean(role?.built_in);
+  }
+
+  private toItem(s: ShareListRow, resourceCode: string, auth: AuthContext, admin: boolean): ShareItem {
+    return {
+      shareCode: s.code,
+      resourceType: s.resource_type,
+      resourceCode,
+      url: this.pageUrl(s),
+      hasPassword: s.password_hash !== null,
+      showPatientName: s.show_patient_name,
+      status: statusOf(s),
+      expiresAt: iso(s.expires_at),
+      remainingDays: remainingDays(s),
+      views: Number(s.views),
+      lastViewedAt: iso(s.last_viewed_at),
+      createdBy: s.creator_name ?? '',
+      createdAt: iso(s.created_at)!,
+      revokedAt: iso(s.revoked_at),
+      canRevoke: admin || Number(s.created_by) === auth.userId,
+    };
+  }
+
+  async create(auth: AuthContext, body: CreateShareBody): Promise<ShareItem> {
+    const password = body.password ?? '';
+    if (password && password.length < SHARE_PASSWORD.min)
+      invalidField('password', 'paramTooShort', { n: SHARE_PASSWORD.min });
+    const resourceId = await this.resourceId(auth, body.resourceType, body.resourceCode);
+    const row = await sharesRepository.insert(this.db, {
+      code: randomBytes(16).toString('base64url'),
+      resourceType: body.resourceType,
+      resourceId,
+      organizationId: auth.organizationId,
+      createdBy: auth.userId,
+      passwordHash: password ? await hashPassword(password) : null,
+      expiresInDays: body.expiresInDays,
+      showPatientName: body.showPatientName,
+    });
+    const listed = { ...row, creator_name: auth.user.display_name, views: 0, last_viewed_at: null };
+    return this.toItem(listed, body.resourceCode, auth, await this.isAdministrator(auth));
+  }
+
+  async list(auth: AuthContext, type: ShareResourceType, resourceCode: string) {
+    const resourceId = await this.resourceId(auth, type, resourceCode);
+    const rows = await sharesRepository.listByResource(this.db, auth.organizationId, type, resourceId);
+    const admin = await this.isAdministrator(auth);
+    return { list: rows.map((r) => this.toItem(r, resourceCode, auth, admin)) };
+  }
+
+  /** A share of the caller's organization whose resource the caller can still see, else 404. */
+  private async own(auth: AuthContext, shareCode: string) {
+    const share = await sharesRepository.findInOrganization(this.db, auth.organizationId, shareCode);
+    if (!share) fail('NOT_FOUND');
+    return share;
+  }
+
+  async accessLog(auth: AuthContext, shareCode: string, pageNum: number, pageSize: number) {
+    const share = await this.own(auth, shareCode);
+    const { total, rows } = await sharesRepository.accessLog(this.db, share.id, pageSize, (pageNum - 1) * pageSize);
+    return {
+      total,
+      list: rows.map((r) => ({
+        at: iso(r.at)!,
+        kind: r.kind,
+        userAgent: r.user_agent,
+        addressHash: r.address_hash,
+      })),
+    };
+  }
+
+  /** Ends a share at once: its maker or an administrator of its organization; revoking an ended share changes nothing. */
+  async revoke(auth: AuthContext, shareCode: string) {
+    const share = await this.own(auth, shareCode);
+    const admin = await this.isAdministrator(auth);
+    if (!admin && Number(share.created_by) !== auth.userId) fail('NO_PERMISSION');
+    if (share.revoked_at) return;
+    await sharesRepository.revoke(this.db, share.id, auth.userId, admin);
+  }
+
+  /** Mails the link (never the password) in the recipient's language, through the outbox. */
+  async mail(auth: AuthContext, shareCode: string, to: string, language: Language) {
+    const share = await this.own(auth, shareCode);
+    if (statusOf(share) !== 'active') fail('LINK_EXPIRED', {}, { organizationName: auth.user.org_name });
+    const expires = share.expires_at
+      ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(share.expires_at))
+      : null;
+    await this.mailer.send({
+      to,
+      language,
+      template: share.resource_type === 'order' ? 'shareOrder' : 'shareCase',
+      params: { sender: auth.user.display_name, organization: auth.user.org_name, date: expires ?? '' },
+      extraKeys: [
+        expires ? 'shareLink.expires' : 'shareLink.noExpiry',
+        ...(share.password_hash ? ['shareLink.password'] : []),
+      ],
+      link: this.pageUrl(share),
+      recipientName: to,
+    });
+  }
+
+  // Public calls.
+
+  /**
+   * The share behind a code while it lasts. Unknown and ended codes both answer 2020 after the same single query
+   * (the ended one names the sharer's organization), so timing does not tell them apart.
+   */
+  private async live(code: string): Promise<PublicShareRow> {
+    const share = await sharesRepository.findPublic(this.db, code);
+    if (!share) fail('LINK_EXPIRED', {}, { organizationName: null });
+    if (share.ended) fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+    return share;
+  }
+
+  private sign(share: ShareRow) {
+    return createHmac('sha256', this.secret('sign')).update(`${share.id}:${share.version}`).digest('base64url');
+  }
+  private signMatches(share: ShareRow, sign: string | undefined) {
+    if (!sign) return false;
+    const expected = Buffer.from(this.sign(share));
+    const given = Buffer.from(sign);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  /** Checks a share's password; a passed one answers the share sign the browser keeps for this version. */
+  async unlock(code: string, password: string) {
+    const share = await this.live(code);
+    // A share without a password still costs a verification, so the answer's time does not say which it is.
+    const passed = await verifyPassword(share.password_hash ?? (await dummyPasswordHash()), password);
+    if (!passed && share.password_hash) fail('INVALID_PASSWORD');
+    return { sign: this.sign(share) };
+  }
+
+  /** Opens a share: what the sharer chose to show, or only that a password is needed. Each opening is logged. */
+  async open(code: string, sign: string | undefined, visitor: Visitor): Promise<ShareView> {
+    const share = await this.live(code);
+    const base = {
+      resourceType: share.resource_type,
+      organizationName: share.organization_name,
+      expiresAt: iso(share.expires_at),
+      remainingDays: remainingDays(share),
+      version: share.version,
+    };
+    if (share.password_hash && !this.signMatches(share, sign))
+      return { ...base, locked: true, case: null, order: null, files: [] };
+    const content = await this.content(share);
+    await this.log(share, 'page', visitor);
+    const files = content.files.map((f) => this.fileLinks(share, f));
+    return { ...base, locked: false, case: content.case, order: content.order, files };
+  }
+
+  /** The shared resource as the sharer chose to show it; a resource gone since answers 2020 like an ended share. */
+  private async content(share: PublicShareRow) {
+    const name = (patientName: string | null) => (share.show_patient_name ? patientName : null);
+    if (share.resource_type === 'case') {
+      const found = await this.cases.shared(Number(share.organization_id), Number(share.resource_id));
+      if (found) {
+        const { row, files } = found;
+        return {
+          caseId: Number(row.id),
+          case: {
+            name: row.name,
+            patientName: name(row.patient_name),
+            scanDate: iso(row.scan_date),
+            treatments: row.treatments as never,
+          },
+          order: null,
+          files,
+        };
+      }
+    } else if (share.resource_type === 'order') {
+      const found = await this.orders.shared(Number(share.organization_id), Number(share.resource_id));
+      if (found) {
+        const o = found.summary;
+        return {
+          caseId: found.caseId,
+          case: null,
+          order: {
+            orderCode: o.orderCode,
+            status: o.status as never,
+            caseName: o.caseName,
+            patientName: name(o.patientName),
+            workTypes: o.workTypes,
+            clinicName: o.clinic.name,
+            labName: o.lab.name,
+            requestedDeliveryDate: o.requestedDeliveryDate,
+            createdAt: o.createdAt,
+          },
+          files: found.files,
+        };
+      }
+    }
+    fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+  }
+
+  private linkSignature(share: ShareRow, purpose: ShareFilePurpose, fileCode: string, exp: number) {
+    return createHmac('sha256', this.secret('file'))
+      .update(`${share.id}:${share.version}:${purpose}:${fileCode}:${exp}`)
+      .digest('base64url');
+  }
+
+  private fileLinks(share: ShareRow, f: Omit<SharedFile, 'url' | 'viewerUrl' | 'expiresAt'>): SharedFile {
+    const exp = Math.floor(Date.now() / 1000) + this.config.fileLinkTtlSeconds;
+    const link = (purpose: ShareFilePurpose) =>
+      `${this.config.publicUrl}/api/v2/share/${purpose === 'download' ? 'file' : 'viewer'}/${share.code}/${f.fileCode}` +
+      `?exp=${exp}&sig=${this.linkSignature(share, purpose, f.fileCode, exp)}`;
+    return {
+      fileCode: f.fileCode,
+      name: f.name,
+      format: f.format,
+      kind: f.kind,
+      jaw: f.jaw,
+      size: f.size,
+      viewerStatus: f.viewerStatus,
+      unit: f.unit,
+      url: link('download'),
+      viewerUrl: f.viewerStatus === 'none' ? null : link('viewer'),
+      expiresAt: new Date(exp * 1000).toISOString(),
+    };
+  }
+
+  /**
+   * A file through a share's link: the link's signature names the share's version, and the share must still be live
+   * and still hold the file, so revoking (or the case going) ends every link at once. A download is logged.
+   */
+  async openFile(
+    code: string,
+    fileCode: string,
+    purpose: ShareFilePurpose,
+    link: { exp: number; sig: string },
+    logAs: ShareAccessKind | null,
+    visitor: Visitor,
+  ) {
+    const share = await this.live(code);
+    const expected = Buffer.from(this.linkSignature(share, purpose, fileCode, link.exp));
+    const given = Buffer.from(link.sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) fail('INVALID_LINK');
+    if (link.exp < Date.now() / 1000) fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+    const { caseId } = await this.content(share);
+    const opened = await this.files.openInCase(caseId, purpose, fileCode);
+    if (logAs) await this.log(share, logAs, visitor);
+    return opened;
+  }
+
+  read(key: string, range?: { start: number; end: number }) {
+    return this.files.read(key, range);
+  }
+
+  private log(share: ShareRow, kind: ShareAccessKind, visitor: Visitor) {
+    return sharesRepository.logAccess(
+      this.db,
+      share.id,
+      kind,
+      coarseUserAgent(visitor.userAgent),
+      addressHash(this.config.jwtSecret, share.id, visitor.address),
+    );
+  }
+}

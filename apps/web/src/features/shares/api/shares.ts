@@ -1,0 +1,34 @@
+import type { Language, ShareAccessKind, ShareItem, ShareView, SHAREABLE_NOW } from '@portal/contracts';
+import { http } from '../../../lib/http';
+
+export type ShareableType = (typeof SHAREABLE_NOW)[number];
+export type { ShareItem, ShareView };
+export interface ShareAccessEntry {
+  at: string;
+  kind: ShareAccessKind;
+  userAgent: string;
+  addressHash: string;
+}
+
+export interface CreateShareInput {
+  resourceType: ShareableType;
+  resourceCode: string;
+  password?: string;
+  expiresInDays: 1 | 7 | 30 | null;
+  showPatientName: boolean;
+}
+
+export const createShare = (body: CreateShareInput) => http.post<ShareItem>('share/create', body);
+export const listShares = (resourceType: ShareableType, resourceCode: string) =>
+  http.post<{ list: ShareItem[] }>('share/list', { resourceType, resourceCode });
+export const shareAccessLog = (shareCode: string, pageNum: number, pageSize: number) =>
+  http.post<{ total: number; list: ShareAccessEntry[] }>('share/accessLog', { shareCode, pageNum, pageSize });
+export const revokeShare = (shareCode: string) => http.post<null>('share/revoke', { shareCode });
+export const mailShare = (shareCode: string, email: string, language: Language) =>
+  http.post<null>('share/sendMail', { shareCode, email, language });
+
+// Public calls: the visitor is not signed in; the page answers their errors itself.
+export const openShare = (code: string, sign: string | undefined) =>
+  http.post<ShareView>('share/open', { code, sign }, { silent: true, auth: false });
+export const unlockShare = (code: string, password: string) =>
+  http.post<{ sign: string }>('share/unlock', { code, password }, { silent: true, auth: false });
