@@ -1,0 +1,452 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OrgType } from '@portal/contracts';
+import { createHarness, createUser, login, type Harness } from './harness.js';
+import { count, newCase, side, type Side } from './fixtures.js';
+import { binaryStl, PNG, tusUpload } from './uploads.js';
+import { inject, multipart } from './world.js';
+import { pngImage } from './report-images.js';
+import { ReportsService } from '../src/modules/reports/reports.service.js';
+import { ReportPdfRenderer } from '../src/modules/reports/pdf-renderer.js';
+import { FilesService } from '../src/modules/files/files.service.js';
+import { BlobDeletions } from '../src/platform/blob-deletions.js';
+import { LocalStore } from '../src/platform/storage.js';
+
+/** Everything a refused report call must leave as it was. */
+async function reportState(h: Harness) {
+  const out: Record<string, unknown> = {};
+  for (const table of ['reports', 'report_versions', 'report_snapshots', 'storage_accounts', 'blob_deletions'])
+    out[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+  return JSON.stringify(out);
+}
+
+async function pdfText(bytes: Buffer) {
+  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    const text = await page.getTextContent();
+    pages.push(text.items.map((item) => ('str' in item ? item.str : '')).join(''));
+  }
+  const first = await doc.getPage(1);
+  const [, , width, height] = first.view;
+  await doc.destroy();
+  return { text: pages.join('\n'), width: Math.round(width!), height: Math.round(height!), pages: doc.numPages };
+}
+
+const EMPTY_RISK = { level: null, reason: '' };
+
+describe('oral health reports', () => {
+  let h: Harness;
+  let base: string;
+  let clinic: Side;
+  let stranger: Side;
+  let lab: Side;
+  let caseCode: string;
+  let otherCase: string;
+  let files: { model: string; picture: string; otherPicture: string; strangerPicture: string };
+
+  const call = (s: Side, path: string, body: Record<string, unknown>) => h.call(path, { token: s.token, body });
+  const snapshotUpload = (
+    s: Side,
+    fields: Array<{ name: string; value: string }>,
+    bytes: Buffer,
+    filename = 'shot.png',
+  ) =>
+    inject(h, {
+      url: '/api/v2/report/snapshot',
+      token: s.token,
+      ...multipart([...fields, { name: 'file', filename, bytes }]),
+    });
+  const newReport = async (s = clinic, c = caseCode) => {
+    const made = await call(s, 'report/create', { caseCode: c });
+    expect(made.code).toBe(200);
+    return made.data.reportCode as string;
+  };
+  const fileCodes = async (s: Side, c: string) =>
+    (await call(s, 'case/detail', { caseCode: c })).data.files as Array<{ fileCode: string; format: string }>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    base = await h.listen();
+    clinic = await side(h, OrgType.Clinic, 'ja');
+    stranger = await side(h, OrgType.Clinic);
+    lab = await side(h, OrgType.Lab);
+    caseCode = await newCase(h, clinic, 'Check-up', 'Aiko Tanaka');
+    otherCase = await newCase(h, clinic, 'Other', 'Ben Other');
+    const strangerCase = await newCase(h, stranger, 'Theirs', 'Sam Stranger');
+    await tusUpload(base, clinic.token, binaryStl(200), { caseCode, filename: 'upper.stl', jaw: 'upper' });
+    await tusUpload(base, clinic.token, pngImage(320, 240, 1), { caseCode, filename: 'smile.png' });
+    await tusUpload(base, clinic.token, PNG, { caseCode: otherCase, filename: 'other.png' });
+    await tusUpload(base, stranger.token, PNG, { caseCode: strangerCase, filename: 'theirs.png' });
+    const own = await fileCodes(clinic, caseCode);
+    files = {
+      model: own.find((f) => f.format === 'stl')!.fileCode,
+      picture: own.find((f) => f.format === 'png')!.fileCode,
+      otherPicture: (await fileCodes(clinic, otherCase))[0]!.fileCode,
+      strangerPicture: (await fileCodes(stranger, strangerCase))[0]!.fileCode,
+    };
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  it("creates drafts per case in the author's language and numbering, several per case, newest first", async () => {
+    await h.db.query(`UPDATE users SET tooth_numbering_system = 'universal' WHERE id = $1`, [clinic.userId]);
+    const first = await newReport();
+    const second = await call(clinic, 'report/create', { caseCode, title: 'Six-month check' });
+    expect(second.data).toMatchObject({
+      caseCode,
+      title: 'Six-month check',
+      status: 'draft',
+      version: 0,
+      language: 'ja',
+      patientName: 'Aiko Tanaka',
+      content: { language: 'ja', numbering: 'universal', findings: [], risks: { caries: EMPTY_RISK } },
+      snapshots: [],
+      versions: [],
+    });
+    const list = await call(clinic, 'report/list', { caseCode });
+    expect(list.data.list.map((r: { reportCode: string }) => r.reportCode)).toEqual([second.data.reportCode, first]);
+    expect((await call(clinic, 'report/list', { caseCode: otherCase })).data.list).toEqual([]);
+    await h.db.query(`UPDATE users SET tooth_numbering_system = 'fdi' WHERE id = $1`, [clinic.userId]);
+  });
+
+  it('saves the draft as plain text with findings, risks, scans, pictures and snapshots', async () => {
+    const reportCode = await newReport();
+    const shot = await snapshotUpload(
+      clinic,
+      [
+        { name: 'reportCode', value: reportCode },
+        { name: 'view', value: 'upper' },
+      ],
+      pngImage(64, 48, 2, true),
+    );
+    expect(shot.statusCode).toBe(200);
+    const snapshot = shot.json().data as { code: string; view: string; size: number };
+    expect(snapshot.view).toBe('upper');
+    const content = {
+      title: 'Check-up <b>June</b>',
+      language: 'ru',
+      numbering: 'fdi',
+      scans: [files.model],
+      images: [
+        { source: 'file', code: files.picture },
+        { source: 'snapshot', code: snapshot.code },
+      ],
+      findings: [
+        { tooth: 16, category: 'early_caries', note: 'Shallow lesion <script>alert(1)</script>distal' },
+        { tooth: 21, category: 'aethetics', note: '' },
+      ],
+      risks: {
+        caries: { level: 'high', reason: 'Frequent snacks' },
+        periodontal: { level: 'low', reason: '' },
+        wear: EMPTY_RISK,
+        orthodontic: { level: 'medium', reason: 'Crowding 3 < 4 mm' },
+      },
+      recommendations: 'Floss daily',
+      nextVisit: '2027-01-15',
+      summary: 'Чистите зубы дважды в день.',
+    };
+    const saved = await call(clinic, 'report/save', { reportCode, content });
+    expect(saved.code).toBe(200);
+    expect(saved.data).toMatchObject({ title: 'Check-up June', language: 'ru', findingCount: 2, status: 'draft' });
+    const detail = await call(clinic, 'report/detail', { reportCode });
+    expect(detail.data.content).toEqual({
+      ...content,
+      title: 'Check-up June',
+      findings: [
+        { tooth: 16, category: 'early_caries', note: 'Shallow lesion distal' },
+        { tooth: 21, category: 'aethetics', note: '' },
+      ],
+    });
+    expect(detail.data.snapshots).toMatchObject([{ code: snapshot.code, view: 'upper', size: snapshot.size }]);
+
+    // The patient's view: fixed labels in the report's language, pictures with captions.
+    const view = await call(clinic, 'report/view', { reportCode });
+    expect(view.data.labels).toMatchObject({
+      title: 'Отчёт о здоровье полости рта',
+      'categories.aethetics': 'Эстетика',
+      'views.upper': 'Верхняя челюсть',
+    });
+    expect(view.data.images).toEqual([
+      { source: 'file', code: files.picture, caption: 'smile.png' },
+      { source: 'snapshot', code: snapshot.code, caption: 'Верхняя челюсть' },
+    ]);
+    const image = await inject(h, {
+      url: '/api/v2/report/image',
+      token: clinic.token,
+      payload: JSON.stringify({ reportCode, source: 'snapshot', code: snapshot.code }),
+      contentType: 'application/json',
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.rawPayload.subarray(0, 8)).toEqual(PNG.subarray(0, 8));
+  });
+
+  it('refuses bad drafts naming the field, and changes nothing', async () => {
+    const reportCode = await newReport();
+    const base = { language: 'en' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base, images: [{ source: 'file', code: files.otherPicture }] }, 'content.images.0.code'],
+      [{ ...base, images: [{ source: 'file', code: files.strangerPicture }] }, 'content.images.0.code'],
+      [{ ...base, images: [{ source: 'file', code: files.model }] }, 'content.images.0.code'],
+      [{ ...base, images: [{ source: 'snapshot', code: 'nope' }] }, 'content.images.0.code'],
+      [{ ...base, scans: [files.picture] }, 'content.scans.0'],
+      [{ ...base, findings: [{ tooth: 19, category: 'others' }] }, 'content.findings.0.tooth'],
+      [{ ...base, findings: [{ tooth: 11, category: 'aesthetics' }] }, 'content.findings.0.category'],
+      [
+        {
+          ...base,
+          findings: [
+            { tooth: 11, category: 'others' },
+            { tooth: 11, category: 'others' },
+          ],
+        },
+        'content.findings.1.tooth',
+      ],
+      [{ ...base, risks: { caries: { level: 'extreme' } } }, 'content.risks.caries.level'],
+      [{ ...base, nextVisit: '2027-02-30' }, 'content.nextVisit'],
+      [{ ...base, language: 'xx' }, 'content.language'],
+      [{ ...base, summary: 'x'.repeat(4001) }, 'content.summary'],
+    ];
+    const before = await reportState(h);
+    for (const [content, field] of cases) {
+      const res = await call(clinic, 'report/save', { reportCode, content });
+      expect([res.status, res.code, res.data?.field], field).toEqual([400, 400, field]);
+    }
+    expect(await reportState(h)).toBe(before);
+  });
+
+  it('publishes versions: a summary is needed, an unchanged draft makes none, each version stays as it was', async () => {
+    const reportCode = await newReport();
+    const before = await reportState(h);
+    const empty = await call(clinic, 'report/publish', { reportCode });
+    expect([empty.status, empty.data?.field]).toEqual([400, 'content.summary']);
+    expect(await reportState(h)).toBe(before);
+
+    const draft = (summary: string) => ({ language: 'en', summary, findings: [{ tooth: 36, category: 'preventive' }] });
+    await call(clinic, 'report/save', { reportCode, content: draft('Keep brushing.') });
+    const v1 = await call(clinic, 'report/publish', { reportCode });
+    expect(v1.data).toMatchObject({ status: 'published', version: 1, changedSincePublished: false });
+    expect(v1.data.versions).toMatchObject([{ version: 1, publishedBy: expect.any(String) }]);
+    expect((await call(clinic, 'report/publish', { reportCode })).data.version).toBe(1);
+
+    await call(clinic, 'report/save', { reportCode, content: draft('Brush twice a day.') });
+    expect((await call(clinic, 'report/detail', { reportCode })).data.changedSincePublished).toBe(true);
+    const v2 = await call(clinic, 'report/publish', { reportCode });
+    expect(v2.data.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    expect((await call(clinic, 'report/view', { reportCode, version: 1 })).data.content.summary).toBe('Keep brushing.');
+    expect((await call(clinic, 'report/view', { reportCode, version: 2 })).data).toMatchObject({
+      version: 2,
+      content: { summary: 'Brush twice a day.' },
+    });
+    const missing = await call(clinic, 'report/view', { reportCode, version: 3 });
+    expect([missing.status, missing.code]).toEqual([404, 404]);
+
+    // What a public report page gets: the latest published version, never the draft.
+    await call(clinic, 'report/save', { reportCode, content: draft('Not yet published.') });
+    const store = new LocalStore((h.config.storage as { root: string }).root);
+    const blobs = new BlobDeletions(h.db, store);
+    const reports = new ReportsService(
+      h.db,
+      store,
+      new FilesService(h.db, store, h.config, blobs),
+      blobs,
+      new ReportPdfRenderer(),
+    );
+    expect(await reports.latestPublished(reportCode)).toMatchObject({
+      version: 2,
+      content: { summary: 'Brush twice a day.' },
+    });
+    expect(await reports.latestPublished(await newReport())).toBeNull();
+    expect(await reports.latestPublished('r-missing')).toBeNull();
+  });
+
+  it('stores snapshots as checked PNGs counted against the storage, and frees them with the report', async () => {
+    const reportCode = await newReport();
+    const used = async () =>
+      Number(
+        (
+          await h.db.query<{ used_bytes: string }>(
+            'SELECT used_bytes FROM storage_accounts WHERE organization_id = $1',
+            [clinic.organizationId],
+          )
+        )[0]!.used_bytes,
+      );
+    const start = await used();
+    const fields = (view: string) => [
+      { name: 'reportCode', value: reportCode },
+      { name: 'view', value: view },
+    ];
+    const before = await reportState(h);
+    const notPng = await snapshotUpload(clinic, fields('bite'), Buffer.from('<svg onload="alert(1)"></svg>'));
+    expect([notPng.statusCode, notPng.json().code]).toEqual([415, 2026]);
+    const badView = await snapshotUpload(clinic, fields('side'), pngImage(8, 8));
+    expect([badView.statusCode, badView.json().data.field]).toEqual([400, 'view']);
+    const noReport = await snapshotUpload(clinic, [{ name: 'view', value: 'bite' }], pngImage(8, 8));
+    expect([noReport.statusCode, noReport.json().data.field]).toEqual([400, 'reportCode']);
+    expect(await reportState(h)).toBe(before);
+
+    const bite = (await snapshotUpload(clinic, fields('bite'), pngImage(40, 30, 3))).json().data;
+    const lower = (await snapshotUpload(clinic, fields('lower'), pngImage(40, 30, 4))).json().data;
+    expect(await used()).toBe(start + bite.size + lower.size);
+
+    await call(clinic, 'report/save', {
+      reportCode,
+      content: { language: 'en', images: [{ source: 'snapshot', code: bite.code }] },
+    });
+    expect((await call(clinic, 'report/snapshot/delete', { reportCode, snapshotCode: bite.code })).code).toBe(200);
+    expect((await call(clinic, 'report/detail', { reportCode })).data.content.images).toEqual([]);
+    expect(await used()).toBe(start + lower.size);
+    const gone = await call(clinic, 'report/snapshot/delete', { reportCode, snapshotCode: bite.code });
+    expect(gone.status).toBe(404);
+
+    expect((await call(clinic, 'report/delete', { reportCode })).code).toBe(200);
+    expect(await used()).toBe(start);
+    expect(await count(h, 'report_snapshots WHERE report_id NOT IN (SELECT id FROM reports)')).toBe(0);
+    expect(await count(h, 'blob_deletions')).toBe(0);
+    expect((await call(clinic, 'report/detail', { reportCode })).status).toBe(404);
+  });
+
+  it("answers another organization's reports and cases with 404 and changes nothing", async () => {
+    const reportCode = await newReport();
+    const shot = (
+      await snapshotUpload(
+        clinic,
+        [
+          { name: 'reportCode', value: reportCode },
+          { name: 'view', value: 'bite' },
+        ],
+        pngImage(16, 16),
+      )
+    ).json().data;
+    const before = await reportState(h);
+    const requests: Array<[string, Record<string, unknown>]> = [
+      ['report/list', { caseCode }],
+      ['report/create', { caseCode }],
+      ['report/detail', { reportCode }],
+      ['report/save', { reportCode, content: { language: 'en', summary: 'x' } }],
+      ['report/publish', { reportCode }],
+      ['report/delete', { reportCode }],
+      ['report/view', { reportCode }],
+      ['report/image', { reportCode, source: 'snapshot', code: shot.code }],
+      ['report/pdf', { reportCode }],
+      ['report/snapshot/delete', { reportCode, snapshotCode: shot.code }],
+    ];
+    for (const [path, body] of requests) {
+      const res = await call(stranger, path, body);
+      expect([res.status, res.code], path).toEqual([404, 404]);
+    }
+    const upload = await snapshotUpload(
+      stranger,
+      [
+        { name: 'reportCode', value: reportCode },
+        { name: 'view', value: 'bite' },
+      ],
+      pngImage(16, 16),
+    );
+    expect(upload.statusCode).toBe(404);
+    // A picture of another case of the same organization is not the report's either.
+    const other = await call(clinic, 'report/image', { reportCode, source: 'file', code: files.otherPicture });
+    expect(other.status).toBe(404);
+    // Laboratories do not write oral health reports.
+    const labCall = await call(lab, 'report/list', { caseCode });
+    expect([labCall.status, labCall.code]).toEqual([403, 1002]);
+    expect(await reportState(h)).toBe(before);
+  });
+
+  it('frees the snapshots of a case purged from the recycle bin', async () => {
+    const purged = await newCase(h, clinic, 'To purge', 'Pia Purge');
+    const reportCode = await newReport(clinic, purged);
+    await snapshotUpload(
+      clinic,
+      [
+        { name: 'reportCode', value: reportCode },
+        { name: 'view', value: 'bite' },
+      ],
+      pngImage(16, 16),
+    );
+    expect(
+      await count(h, 'report_snapshots s JOIN reports r ON r.id = s.report_id WHERE r.code = $1', [reportCode]),
+    ).toBe(1);
+    await call(clinic, 'case/delete', { caseCodes: [purged] });
+    expect((await call(clinic, 'report/detail', { reportCode })).status).toBe(404);
+    await call(clinic, 'case/purge', { caseCodes: [purged] });
+    expect(await count(h, 'reports WHERE code = $1', [reportCode])).toBe(0);
+    // The trigger listed the blob in the purge's transaction; the upkeep sweeps it.
+    expect(await count(h, 'blob_deletions WHERE key LIKE $1', ['reports/%'])).toBe(1);
+  });
+
+  describe('PDF', () => {
+    const summaries: Record<string, string> = {
+      ja: '毎日、就寝前に丁寧に歯を磨いてください。',
+      ru: 'Чистите зубы дважды в день и пользуйтесь зубной нитью.',
+      el: 'Βουρτσίζετε τα δόντια σας δύο φορές την ημέρα.',
+      en: 'Brush twice a day and floss every evening.',
+    };
+    const titles: Record<string, string> = {
+      ja: '口腔健康レポート',
+      ru: 'Отчёт о здоровье полости рта',
+      el: 'Έκθεση στοματικής υγείας',
+      en: 'Oral health report',
+    };
+
+    it.each(Object.keys(summaries))('%s: the summary, labels and findings are real text in the PDF', async (lang) => {
+      const reportCode = await newReport();
+      await call(clinic, 'report/save', {
+        reportCode,
+        content: {
+          language: lang,
+          summary: summaries[lang],
+          findings: [{ tooth: 16, category: 'aethetics', note: 'Lumière 光 Ω' }],
+          images: [{ source: 'file', code: files.picture }],
+        },
+      });
+      const res = await inject(h, {
+        url: '/api/v2/report/pdf',
+        token: clinic.token,
+        payload: JSON.stringify({ reportCode }),
+        contentType: 'application/json',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename\*=UTF-8''.+\.pdf$/);
+      const pdf = res.rawPayload;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      const { text, width, height } = await pdfText(pdf);
+      const squeeze = (s: string) => s.replace(/\s+/g, '');
+      expect(squeeze(text)).toContain(squeeze(summaries[lang]!));
+      expect(squeeze(text)).toContain(squeeze(titles[lang]!));
+      expect(squeeze(text)).toContain(squeeze('Lumière 光 Ω'));
+      // The organization is in the US and Canada region: Letter.
+      expect([width, height]).toEqual([612, 792]);
+      // Fonts are embedded as subsets (a tag before the name), never referenced from the reader's system.
+      const raw = pdf.toString('latin1');
+      expect(raw).toMatch(/\/FontFile[23]?/);
+      expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+/);
+      expect(raw).not.toMatch(/\/JavaScript|\/JS\b/);
+      expect(pdf.length).toBeLessThan(1_500_000);
+    });
+
+    it('is A4 outside the US and Canada region, and the sanitized text holds no script', async () => {
+      const eu = await createUser(h.db, { orgType: OrgType.Clinic, region: 'eu' });
+      const token = (await login(h, eu.account)).accessToken;
+      const euSide = { ...clinic, token };
+      const euCase = await newCase(h, euSide, 'EU', 'Eva Euro');
+      const reportCode = await newReport(euSide, euCase);
+      await call(euSide, 'report/save', {
+        reportCode,
+        content: { language: 'el', summary: 'Καλή <script>alert("x")</script>υγεία' },
+      });
+      const res = await inject(h, {
+        url: '/api/v2/report/pdf',
+        token,
+        payload: JSON.stringify({ reportCode }),
+        contentType: 'application/json',
+      });
+      const { text, width, height } = await pdfText(res.rawPayload);
+      expect([width, height]).toEqual([595, 842]);
+      expect(text).toContain('Καλή υγεία');
+      expect(text).not.toContain('alert');
+    });
+  });
+});
