@@ -1,0 +1,4 @@
+// What other features may use of scorecards. Everything else in this folder is the feature's own.
+export { LabScorecard } from './components/LabScorecard';
+export { OwnScorecard } from './components/OwnScorecard';
+export { scorecardKeys } from './api/keys';
