@@ -1,0 +1,126 @@
+import type { Queryable } from '../../platform/db.js';
+
+export interface AvatarRow {
+  content_type: string;
+  bytes: Buffer | Uint8Array;
+}
+
+export interface AuthorizedAppRow {
+  app_code: string;
+  app_name: string;
+  scopes: string;
+  authorized_at: Date;
+}
+
+/** Own space: what a user changes about their own account. */
+export const accountRepository = {
+  /** Whether another user holds the account name (names are unique whatever their case). */
+  async accountTakenByOther(db: Queryable, account: string, userId: number): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1
+         FROM users
+        WHERE lower(account) = lower($1) AND id <> $2`,
+      [account, userId],
+    );
+    return rows.length > 0;
+  },
+  async emailTakenByOther(db: Queryable, email: string, userId: number): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1
+         FROM users
+        WHERE lower(email) = lower($1) AND id <> $2`,
+      [email, userId],
+    );
+    return rows.length > 0;
+  },
+  async phoneTakenByOther(db: Queryable, phone: string, userId: number): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1
+         FROM users
+        WHERE phone = $1 AND id <> $2`,
+      [phone, userId],
+    );
+    return rows.length > 0;
+  },
+  /** Renames the account once: answers false when it was renamed before (the flag is checked in the update). */
+  async renameOnce(db: Queryable, userId: number, account: string): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE users
+          SET account = $2, account_changed = true, updated_at = now()
+        WHERE id = $1 AND NOT account_changed
+        RETURNING 1`,
+      [userId, account],
+    );
+    return rows.length > 0;
+  },
+  async setPendingEmail(db: Queryable, userId: number, email: string | null) {
+    await db.query(
+      `UPDATE users
+          SET pending_email = $2, updated_at = now()
+        WHERE id = $1`,
+      [userId, email],
+    );
+  },
+  /** Applies the waiting email change; answers the address it replaced, or undefined when none was waiting. */
+  async applyPendingEmail(db: Queryable, userId: number): Promise<{ old: string; email: string } | undefined> {
+    const [row] = await db.query<{ old: string; email: string }>(
+      `UPDATE users u
+          SET email = u.pending_email, pending_email = NULL, updated_at = now()
+         FROM (SELECT id, email AS old FROM users WHERE id = $1 FOR UPDATE) before
+        WHERE u.id = before.id AND u.pending_email IS NOT NULL
+        RETURNING before.old, u.email`,
+      [userId],
+    );
+    return row;
+  },
+  /** One avatar per user: a new one replaces the old (and its address). */
+  async saveAvatar(db: Queryable, userId: number, key: string, contentType: string, bytes: Buffer) {
+    await db.query(
+      `DELETE FROM user_avatars
+        WHERE user_id = $1`,
+      [userId],
+    );
+    await db.query(
+      `INSERT INTO user_avatars (key, user_id, content_type, bytes)
+       VALUES ($1, $2, $3, $4)`,
+      [key, userId, contentType, bytes],
+    );
+  },
+  async setAvatarAddress(db: Queryable, userId: number, address: string) {
+    await db.query(
+      `UPDATE users
+          SET avatar = $2, updated_at = now()
+        WHERE id = $1`,
+      [userId, address],
+    );
+  },
+  async avatarByKey(db: Queryable, key: string): Promise<AvatarRow | undefined> {
+    const [row] = await db.query<AvatarRow>(
+      `SELECT content_type, bytes
+         FROM user_avatars
+        WHERE key = $1`,
+      [key],
+    );
+    return row;
+  },
+  async authorizedApps(db: Queryable, userId: number): Promise<AuthorizedAppRow[]> {
+    return db.query<AuthorizedAppRow>(
+      `SELECT app_code, app_name, scopes, authorized_at
+         FROM authorized_apps
+        WHERE user_id = $1 AND revoked_at IS NULL
+        ORDER BY authorized_at DESC, id DESC`,
+      [userId],
+    );
+  },
+  /** Revokes one of the user's own authorizations; answers false for another's or an unknown one. */
+  async revokeApp(db: Queryable, userId: number, appCode: string): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE authorized_apps
+          SET revoked_at = now()
+        WHERE app_code = $1 AND user_id = $2 AND revoked_at IS NULL
+        RETURNING 1`,
+      [appCode, userId],
+    );
+    return rows.length > 0;
+  },
+};

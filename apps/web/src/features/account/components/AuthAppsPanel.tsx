@@ -1,0 +1,62 @@
+import { Button, Card, Empty, Popconfirm, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dates';
+import { notify } from '../../../lib/notify';
+import { authAppsQuery, revokeAuthApp, type AuthorizedApp } from '../api/authApps';
+import { accountKeys } from '../api/keys';
+
+/** Own space → auth management: third-party applications the user authorized, each revocable. */
+export default function AuthAppsPanel() {
+  const { t } = useTranslation('account');
+  const qc = useQueryClient();
+  const list = useQuery(authAppsQuery());
+  const revoke = useMutation({
+    mutationFn: revokeAuthApp,
+    onSuccess: () => {
+      notify.success(t('apps.revoked'));
+      void qc.invalidateQueries({ queryKey: accountKeys.authApps });
+    },
+  });
+
+  const columns: ColumnsType<AuthorizedApp> = [
+    { title: t('apps.name'), dataIndex: 'appName' },
+    {
+      title: t('apps.scopes'),
+      dataIndex: 'scopes',
+      render: (scopes: string[]) => scopes.map((s) => <Tag key={s}>{s}</Tag>),
+    },
+    { title: t('apps.authorizedAt'), dataIndex: 'authorizedAt', render: (v: string) => formatDateTime(v) },
+    {
+      title: t('apps.action'),
+      key: 'action',
+      render: (_, app) => (
+        <Popconfirm
+          title={t('apps.revokeConfirm', { name: app.appName })}
+          onConfirm={() => revoke.mutate(app.appCode)}
+          okButtonProps={{ danger: true }}
+        >
+          <Button danger size="small" data-testid={`app-revoke-${app.appCode}`}>
+            {t('apps.revoke')}
+          </Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('apps.title')} data-testid="own-auth-apps">
+      <p>{t('apps.explain')}</p>
+      <Table<AuthorizedApp>
+        rowKey="appCode"
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        loading={list.isPending}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: <Empty description={t('apps.empty')} /> }}
+      />
+    </Card>
+  );
+}
