@@ -1,8 +1,5 @@
 // Accounts administration on PostgreSQL: the user list with 100,000 users in 1,000 organizations at 32 connections
 // against the same statements sent directly, and how long a role change takes to reach a second server process.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import {
   SERVER_SESSION,
@@ -12,6 +9,8 @@ import {
   measuredLoad,
   planIndexes,
   preparedPlan,
+  freshDatabase,
+  startPortal,
 } from './portal-lib.mjs';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -20,28 +19,11 @@ const CONCURRENCY = 32;
 const DB = 'portal_bench_accounts';
 
 export async function accountsBench({ adminUrl, start, waitFor, stop, freePort }) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${DB}`;
-  const serve = async () => {
-    const port = await freePort();
-    const child = start(['apps/server/dist/main.js'], {
-      DATABASE_URL: url.toString(),
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
-    });
-    const base = `http://127.0.0.1:${port}/api/v2`;
-    await waitFor(`${base}/common/monitor`, child);
-    return { child, base };
-  };
+  const database = await freshDatabase(adminUrl, DB);
+  const serve = () => startPortal({ start, waitFor, freePort }, { DATABASE_URL: database.url });
   const first = await serve();
 
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   // 999 more laboratories beside the demo one; users spread evenly, the demo laboratory's among them.
   await db.query(
@@ -75,7 +57,7 @@ export async function accountsBench({ adminUrl, start, waitFor, stop, freePort }
   const list = { pageNum: 1, pageSize: 20 };
 
   // The baseline: the repository's statement (page and total together), straight to PostgreSQL.
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 20, onConnect: (c) => c.query(SERVER_SESSION) });
+  const pool = new pg.Pool({ connectionString: database.url, max: 20, onConnect: (c) => c.query(SERVER_SESSION) });
   const where = 'u.deleted_at IS NULL AND u.organization_id = $1';
   const listSql = `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM users u WHERE ${where}) t
     LEFT JOIN LATERAL (
@@ -141,8 +123,7 @@ export async function accountsBench({ adminUrl, start, waitFor, stop, freePort }
   await db.end();
   await stop(second.child);
   await stop(first.child);
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
   const ratio = apiList.rps / sqlOnly.rps;
   return [
     [

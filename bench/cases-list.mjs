@@ -1,9 +1,6 @@
 // The case list on PostgreSQL with 1,000,000 cases across 1,000 organizations: the default list and a
 // patient search at 32 concurrent connections (p95), against the same SQL run directly (baseline),
 // with the query plans.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import {
   SERVER_SESSION,
@@ -13,6 +10,8 @@ import {
   measuredLoad,
   planIndexes,
   preparedPlan,
+  freshDatabase,
+  startPortal,
 } from './portal-lib.mjs';
 
 const CASES = Number(process.env.BENCH_CASES ?? 1_000_000);
@@ -20,24 +19,10 @@ const ORGS = 1000;
 const CONCURRENCY = 32;
 
 export async function casesListBench({ adminUrl, start, waitFor, stop, freePort }) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS portal_bench_cases WITH (FORCE)');
-  await admin.query('CREATE DATABASE portal_bench_cases');
-  const url = new URL(adminUrl);
-  url.pathname = '/portal_bench_cases';
-  const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], {
-    DATABASE_URL: url.toString(),
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
-  });
-  const base = `http://127.0.0.1:${port}/api/v2`;
-  await waitFor(`${base}/common/monitor`, child);
+  const database = await freshDatabase(adminUrl, 'portal_bench_cases');
+  const { child, base } = await startPortal({ start, waitFor, freePort }, { DATABASE_URL: database.url });
 
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   const t0 = performance.now();
   // 999 more organizations beside the demo clinic; cases spread evenly, a year of scan dates.
@@ -75,7 +60,7 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   // The baseline: the list's own statements as the repository writes them, straight to PostgreSQL over a pool of
   // the server's size with the server's session setting (one plan per prepared statement).
   const pool = new pg.Pool({
-    connectionString: url.toString(),
+    connectionString: database.url,
     max: 20,
     onConnect: (client) => client.query(SERVER_SESSION),
   });
@@ -138,8 +123,7 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   await pool.end();
   await db.end();
   await stop(child);
-  await admin.query('DROP DATABASE IF EXISTS portal_bench_cases WITH (FORCE)');
-  await admin.end();
+  await database.drop();
   return [
     [
       `case list, default (${CASES.toLocaleString('en')} cases / ${ORGS} orgs), 32 conn`,

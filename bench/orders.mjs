@@ -1,30 +1,14 @@
 // Batch shipping of 500 orders in one call on PostgreSQL (goal ≤ 2 s), against one SQL UPDATE of the
 // same rows (baseline).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
+import { freshDatabase, startPortal } from './portal-lib.mjs';
 
 const N = 500;
 
 export async function ordersBench({ adminUrl, start, waitFor, stop, freePort }) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS portal_bench_orders WITH (FORCE)');
-  await admin.query('CREATE DATABASE portal_bench_orders');
-  const url = new URL(adminUrl);
-  url.pathname = '/portal_bench_orders';
-  const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], {
-    DATABASE_URL: url.toString(),
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
-  });
-  const base = `http://127.0.0.1:${port}/api/v2`;
+  const database = await freshDatabase(adminUrl, 'portal_bench_orders');
+  const { child, base } = await startPortal({ start, waitFor, freePort }, { DATABASE_URL: database.url });
   try {
-    await waitFor(`${base}/common/monitor`, child);
     const call = async (path, body, token) => {
       const res = await fetch(`${base}/${path}`, {
         method: 'POST',
@@ -37,15 +21,18 @@ export async function ordersBench({ adminUrl, start, waitFor, stop, freePort }) 
     };
     const clinic = (await call('login', { account: 'clinic', password: 'Dental#2026' })).accessToken;
     const lab = (await call('login', { account: 'lab', password: 'Dental#2026' })).accessToken;
-    const db = new pg.Client({ connectionString: url.toString() });
+    const db = new pg.Client({ connectionString: database.url });
+    // The database is dropped when the run ends, whatever happened before.
+    db.on('error', () => undefined);
     await db.connect();
     const [{ code: labCode }] = (
       await db.query(
         `SELECT o.code FROM organizations o JOIN users u ON u.organization_id = o.id WHERE u.account = 'lab'`,
       )
     ).rows;
-    const partnerCode = (await call('partner/apply', { organizationCode: labCode }, clinic)).partnerCode;
-    await call('partner/accept', { partnerCode }, lab);
+    // The demo clinic and laboratory are partners from the start.
+    const partners = await call('partner/list', { tab: 'mine', pageSize: 100 }, clinic);
+    const partnerCode = partners.list.find((p) => p.organization.code === labCode).partnerCode;
     // Orders made the way clinics make them (batch send of 100 cases), then brought to 'ready' by the lab.
     const orderCodes = [];
     for (let batch = 0; batch < N / 100; batch++) {
@@ -84,7 +71,6 @@ export async function ordersBench({ adminUrl, start, waitFor, stop, freePort }) 
     ];
   } finally {
     await stop(child);
-    await admin.query('DROP DATABASE IF EXISTS portal_bench_orders WITH (FORCE)');
-    await admin.end();
+    await database.drop();
   }
 }

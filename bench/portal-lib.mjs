@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import pg from 'pg';
 import { Upload } from 'tus-js-client';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -35,6 +36,23 @@ export async function startPortal({ start, waitFor, freePort }, extraEnv = {}) {
     throw err;
   }
   return { child, port, origin, base: `${origin}/api/v2`, dataDir };
+}
+
+/** A new, empty PostgreSQL database for one benchmark (dropped first if a run left it), and how to drop it after. */
+export async function freshDatabase(adminUrl, name) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await admin.end();
+    },
+  };
 }
 
 /** A tiny client for the JSON API; throws on anything but code 200. */

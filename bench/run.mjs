@@ -7,16 +7,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { accountsBench } from './accounts.mjs';
 import { casesListBench } from './cases-list.mjs';
 import { orderListBench } from './order-list.mjs';
 import { ordersBench } from './orders.mjs';
+import { scorecardsBench } from './scorecards.mjs';
 import { exportBench } from './export.mjs';
 import { earlyRefusalBench } from './early-refusal.mjs';
 import { meshCompactBench } from './mesh-compact.mjs';
+import { reportPdfBench } from './report-pdf.mjs';
 import { uploadBench } from './upload.mjs';
 import { viewerBench } from './viewer.mjs';
+import { freshDatabase, startPortal } from './portal-lib.mjs';
+import { lighthouseBench } from './lighthouse.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -144,22 +147,8 @@ async function startup() {
 
 // 3. API overhead with autocannon against a bare Fastify route, on PostgreSQL.
 async function throughput() {
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
-  await admin.query('CREATE DATABASE portal_bench');
-  const url = new URL(PG_ADMIN);
-  url.pathname = '/portal_bench';
-  const port = await freePort();
-  const child = start(['apps/server/dist/main.js'], {
-    DATABASE_URL: url.toString(),
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-')),
-  });
-  const base = `http://127.0.0.1:${port}/api/v2`;
-  await waitFor(`${base}/common/monitor`, child);
+  const database = await freshDatabase(PG_ADMIN, 'portal_bench');
+  const { child, base } = await startPortal({ start, waitFor, freePort }, { DATABASE_URL: database.url });
   const login = await (
     await fetch(`${base}/login`, {
       method: 'POST',
@@ -200,8 +189,7 @@ async function throughput() {
     avg(rounds.info),
   ];
   await stop(child);
-  await admin.query('DROP DATABASE IF EXISTS portal_bench WITH (FORCE)');
-  await admin.end();
+  await database.drop();
 
   const errs = (r) => r.errors + r.non2xx;
   const ratio1 = monitor.requests.average / bareGet.requests.average;
@@ -237,22 +225,26 @@ async function bundle() {
 
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
-  // BENCH_ONLY=bundle, startup, throughput, cases, orders, orderlist, viewer, upload, export, compact, refusal or accounts
+  // BENCH_ONLY=bundle, startup, throughput, lighthouse, cases, orders, orderlist, scorecards, viewer, upload, export,
+  // compact, refusal, accounts or reportpdf
   // runs those parts (comma-separated).
   const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
   const want = (part) => !parts || parts.has(part);
   if (want('bundle')) await bundle();
   if (want('startup')) await startup();
   if (want('throughput')) await throughput();
+  if (want('lighthouse')) rows.push(...(await lighthouseBench({ start, waitFor, stop, freePort })));
   if (want('cases')) rows.push(...(await casesListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('orders')) rows.push(...(await ordersBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('orderlist')) rows.push(...(await orderListBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('scorecards')) rows.push(...(await scorecardsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('viewer')) rows.push(...(await viewerBench({ start, waitFor, stop, freePort })));
   if (want('upload')) rows.push(...(await uploadBench({ start, waitFor, stop, freePort })));
   if (want('export')) rows.push(...(await exportBench({ start, waitFor, stop, freePort })));
   if (want('compact')) rows.push(...(await meshCompactBench()));
   if (want('refusal')) rows.push(...(await earlyRefusalBench({ start, waitFor, stop, freePort })));
   if (want('accounts')) rows.push(...(await accountsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('reportpdf')) rows.push(...(await reportPdfBench({ start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

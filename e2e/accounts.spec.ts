@@ -159,6 +159,12 @@ describe('the super administrator', () => {
     await admin.page.getByTestId('organization-search').locator('input').fill(f.org);
     await admin.page.getByTestId('organization-search').locator('input').press('Enter');
     const row = admin.page.locator('[data-testid^="organization-row-"]', { hasText: f.org });
+    // What the laboratory entered, in its detail.
+    await row.locator('[data-testid^="organization-open-"]').click();
+    await admin.page.getByTestId('organization-detail').getByText('Laboratory').first().waitFor();
+    await admin.page.getByTestId('organization-detail-image-license').waitFor();
+    await admin.page.keyboard.press('Escape');
+    await admin.page.getByTestId('organization-detail').waitFor({ state: 'hidden' });
     await row.locator('[data-testid^="organization-disable-"]').click();
     await admin.page.getByTestId('organization-disable-confirm').click();
     await admin.page.getByTestId('password-prompt-input').fill(PASSWORD);

@@ -65,6 +65,7 @@ describe('a clinic and its laboratory side by side', () => {
     await lab.page.getByTestId('layout-sidebar').waitFor();
     await lab.page.goto(`/order-management/detail/${orderCode}`);
     await lab.page.locator('[data-testid="order-action-accept"]:not([disabled])').click();
+    await lab.page.getByTestId('order-accept-confirm').click();
     await orderShows(lab.page, 'accepted');
 
     // The clinic's window gets the focus back: the order is asked again at once, well before its next poll.
@@ -96,8 +97,11 @@ describe('a clinic and its laboratory side by side', () => {
     // The clinic confirms receipt; the dashboard counts it at once.
     await clinic.page.getByTestId(`dashboard-order-${orderCode}`).getByRole('link', { name: orderCode }).click();
     await clinic.page.locator('[data-testid="order-action-complete"]:not([disabled])').click();
+    await clinic.page.getByTestId('order-complete-confirm').click();
     await orderShows(clinic.page, 'completed');
-    expect(await clinic.page.locator('[data-testid^="order-action-"]').count()).toBe(0);
+    expect(
+      await clinic.page.locator('[data-testid^="order-action-"]:not([data-testid="order-action-remake"])').count(),
+    ).toBe(0);
     await clinic.page.getByTestId('menu-dashboard').click();
     await expect.poll(() => stat(clinic.page, 'completed'), { timeout: 5_000 }).toBe(before.completed + 1);
     expect(await stat(clinic.page, 'shipped')).toBe(before.shipped);

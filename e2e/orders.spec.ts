@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, joinAsLab, launch, mailedLink, newPage, signIn } from './support.js';
+import { api, apiLogin, joinAsLab, launch, mailedLink, newPage, signIn, pickOption as pick } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -9,15 +9,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Picks an option of an antd Select by its visible label. */
-async function pick(page: Page, testId: string, label: string) {
-  await page.getByTestId(testId).click();
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: label })
-    .first()
-    .click();
-}
 
 /** The number a dashboard statistic shows. */
 async function stat(page: Page, key: string) {
@@ -82,9 +73,9 @@ describe('a clinic and a laboratory', () => {
     await clinic.page.keyboard.press('Escape');
     await clinic.page.getByTestId('tooth-16').click();
     await clinic.page.getByTestId('tooth-26').click();
-    await clinic.page.getByTestId('tooth-16-shade').fill('A2');
+    await pick(clinic.page, 'tooth-16-shade', 'A2');
     await clinic.page.getByTestId('tooth-16-material').fill('Zirconia');
-    await clinic.page.getByTestId('tooth-26-shade').fill('A3');
+    await pick(clinic.page, 'tooth-26-shade', 'A3');
     await clinic.page.getByTestId('send-submit').click();
     await clinic.page.getByTestId('send-done').waitFor();
     await clinic.page.getByTestId('send-open-list').click();
@@ -104,8 +95,14 @@ describe('a clinic and a laboratory', () => {
     await lab.page.goto('/');
     await lab.page.getByTestId('menu-orders').click();
     await lab.page.getByTestId('orders-table').waitFor();
-    await batch(lab.page, codes, 'accept', 'accepted');
+    await batch(lab.page, codes, 'accept', 'accepted', () => lab.page.getByTestId('order-accept-confirm').click());
     await batch(lab.page, codes, 'startProcessing', 'accepted');
+    // Still accepted, now in production: the next batch waits for that, not only for the status.
+    for (const code of codes)
+      await lab.page
+        .getByTestId(`order-row-${code}`)
+        .locator('[data-testid="order-status"][data-processing="true"]')
+        .waitFor();
     await batch(lab.page, codes, 'ready', 'ready');
     await batch(lab.page, codes, 'ship', 'shipped', async () => {
       await lab.page.getByTestId('ship-tracking').fill(`DHL-${stamp}`);
@@ -133,7 +130,9 @@ describe('a clinic and a laboratory', () => {
 
     // The clinic completes both from the list.
     await clinic.page.goto('/order-management');
-    await batch(clinic.page, codes, 'complete', 'completed');
+    await batch(clinic.page, codes, 'complete', 'completed', () =>
+      clinic.page.getByTestId('order-complete-confirm').click(),
+    );
 
     // Both dashboards count them.
     await clinic.page.goto('/');

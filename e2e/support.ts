@@ -136,3 +136,24 @@ export async function joinAsLab(page: Page, f: { org: string; account: string; e
   ).toBe(200);
   await signIn(page, f.account);
 }
+
+/**
+ * Picks an option of an antd Select by its label, the way a keyboard user does: the select opened, the arrow keys to
+ * the option, Enter. (Clicking an option near the bottom of the dialog scrolls it, which closes the dropdown.)
+ */
+export async function pickOption(page: Page, testId: string, label: string) {
+  await page.getByTestId(testId).click();
+  for (let i = 0; i < 80; i++) {
+    const active = await page.evaluate(() =>
+      document
+        .querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active')
+        ?.textContent?.trim(),
+    );
+    if (active === label || active?.startsWith(`${label} ·`)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`no option "${label}" in ${testId}`);
+}

@@ -15,6 +15,7 @@ await build({
     openapi: 'src/openapi.ts',
     scanner: 'src/scanner/cli.ts',
     'mesh-worker': 'src/modules/files/mesh-worker.ts',
+    'pdf-worker': 'src/modules/reports/pdf-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -8,6 +8,11 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 800,
     rollupOptions: {
+      // Dependencies' comments that Rollup cannot place are its business, not the build's reader's.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
       // The contracts package re-exports zod schemas from its index; the web app only uses their types.
       // Treating its modules as side-effect free lets Rollup drop the schema modules (and zod) entirely.
       treeshake: {

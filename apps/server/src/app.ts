@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@portal/contracts';
+import { loggerOptions, registerRequestLines } from './platform/logging.js';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
 import { registerApiDocs } from './platform/api-docs.js';
@@ -45,9 +46,15 @@ import { DemoMailbox } from './modules/mail/demo-mailbox.js';
 import { menusModule } from './modules/menus/menus.routes.js';
 import { reviewModule } from './modules/organizations/review.routes.js';
 import { organizationsAdminModule } from './modules/organizations/organizations-admin.routes.js';
+import { CompanyService } from './modules/company/company.service.js';
+import { companyModule } from './modules/company/company.routes.js';
 import { OrganizationsAdminService } from './modules/organizations/organizations-admin.service.js';
 import { recoveryModule } from './modules/recovery/recovery.routes.js';
 import { registrationModule } from './modules/registration/registration.routes.js';
+import { accountModule } from './modules/users/account.routes.js';
+import { AccountService } from './modules/users/account.service.js';
+import { contactsModule } from './modules/contacts/contacts.routes.js';
+import { ContactsService } from './modules/contacts/contacts.service.js';
 import { usersModule } from './modules/users/users.routes.js';
 import { usersAdminModule } from './modules/users/users-admin.routes.js';
 import { UsersAdminService } from './modules/users/users-admin.service.js';
@@ -67,14 +74,24 @@ import { partnersModule } from './modules/partners/partners.routes.js';
 import { PartnersService } from './modules/partners/partners.service.js';
 import { ordersModule } from './modules/orders/orders.routes.js';
 import { OrdersService } from './modules/orders/orders.service.js';
+import { catalogueModule } from './modules/catalogue/catalogue.routes.js';
+import { CatalogueService } from './modules/catalogue/catalogue.service.js';
 import { OrderNotifier } from './modules/orders/order-notifier.js';
 import { OrderAttachments } from './modules/orders/order-attachments.js';
 import { messagesModule } from './modules/messages/messages.routes.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { softwareModule } from './modules/software/software.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { scorecardsModule } from './modules/scorecards/scorecards.routes.js';
+import { ScorecardsService } from './modules/scorecards/scorecards.service.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { reportsModule } from './modules/reports/reports.routes.js';
+import { ReportsService } from './modules/reports/reports.service.js';
+import { ReportPdfRenderer } from './modules/reports/pdf-renderer.js';
 import { ExportsService } from './modules/exports/exports.service.js';
+import { sharesModule } from './modules/shares/shares.routes.js';
+import { SharesService } from './modules/shares/shares.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -96,7 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const sessions = new SessionCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 });
   const db = sessions.observeWrites(opts.db);
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    ...(opts.logger === false ? { logger: false } : loggerOptions(config)),
     bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
@@ -120,6 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
 
   // Platform.
   registerRequestContext(app);
+  registerRequestLines(app, config);
   registerErrorHandling(app);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
@@ -196,7 +214,8 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     config.fileLinkTtlSeconds,
     config.uploads.defaultQuotaBytes,
   );
-  const orders = new OrdersService(db, notifier, attachments);
+  const catalogue = new CatalogueService(db);
+  const orders = new OrdersService(db, notifier, attachments, catalogue);
   // Upkeep every server process runs (main.ts starts it); each run is recorded and a failing task is reported.
   housekeeping.add('recycleBinPurge', HOUR, async () => {
     const result = await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) });
@@ -208,21 +227,28 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
+  const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
+  housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
   app.addHook('onClose', () => housekeeping.stop());
   const roles = new RolesService(db);
+  const reportPdfs = new ReportPdfRenderer(app.log);
+  app.addHook('onClose', () => reportPdfs.stop());
   const modules: Module[] = [
     commonModule(platform),
     authModule(platform),
     registrationModule(platform),
     recoveryModule(platform),
     usersModule(platform),
+    accountModule(new AccountService(db, mailer, config.publicUrl)),
+    contactsModule(new ContactsService(db, mailer, config.publicUrl), demoMailbox),
     usersAdminModule(new UsersAdminService(db, mailer, config, roles), demoMailbox),
     rolesModule(roles),
     agreementsModule(platform),
     menusModule(platform),
     reviewModule(platform),
-    organizationsAdminModule(new OrganizationsAdminService(db)),
+    organizationsAdminModule(new OrganizationsAdminService(db, config)),
+    companyModule(company),
     mailModule(platform),
     casesModule(platform, cases),
     dentistsModule(platform),
@@ -231,8 +257,13 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     devicesModule(devices, cases),
     partnersModule(platform, new PartnersService(db, mailer, config, orders)),
     ordersModule(orders),
+    catalogueModule(catalogue),
     messagesModule(new MessagesService(db, orders, notifier)),
     dashboardModule(new DashboardService(db)),
+    scorecardsModule(new ScorecardsService(db)),
+    sharesModule(platform, new SharesService(db, cases, orders, filesService, roles, mailer, config)),
+    softwareModule(platform),
+    reportsModule(new ReportsService(db, store, filesService, blobDeletions, reportPdfs)),
   ];
   await app.register(
     async (api) => {

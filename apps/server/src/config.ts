@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  LOG_REQUESTS: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   APP_NAME: z.string().min(1).max(60).default('Dental Portal'),
   SUPPORT_URL: url(['http:', 'https:', 'mailto:']).default('mailto:support@localhost'),
@@ -58,6 +60,7 @@ const EnvSchema = z.object({
   UPLOAD_MAX_FILES_PER_CASE: z.coerce.number().int().min(1).max(10_000).default(100),
   STORAGE_QUOTA_GB: z.coerce.number().min(0.001).max(1_000_000).default(50),
   RECYCLE_BIN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  CLOSED_ORGANIZATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
@@ -81,6 +84,10 @@ export interface Config {
   seedDemo: boolean;
   loginRateLimitPerMinute: number;
   logLevel: string;
+  /** JSON lines for log collectors, or short readable lines for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** One line per request. */
+  logRequests: boolean;
   trustProxy: boolean;
   appName: string;
   supportUrl: string;
@@ -97,6 +104,8 @@ export interface Config {
       };
   uploads: { maxBytes: number; formats: FileFormat[]; maxFilesPerCase: number; defaultQuotaBytes: number };
   recycleBinDays: number;
+  /** How long a closed organization is kept (the super administrator may restore it) before it is purged. */
+  closedOrganizationRetentionDays: number;
   fileLinkTtlSeconds: number;
   /** How long a background job's claim lasts unless its process renews it (the job of a dead process waits this). */
   jobLeaseSeconds: number;
@@ -141,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     seedDemo: e.SEED_DEMO === 'auto' ? e.NODE_ENV !== 'production' : e.SEED_DEMO === 'true',
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    // Production logs go to a collector; a person starting the portal wants the banner, warnings and errors.
+    logFormat: e.LOG_FORMAT === 'auto' ? (e.NODE_ENV === 'production' ? 'json' : 'pretty') : e.LOG_FORMAT,
+    logRequests: e.LOG_REQUESTS === 'auto' ? e.NODE_ENV === 'production' : e.LOG_REQUESTS === 'true',
     trustProxy: e.TRUST_PROXY === 'true',
     appName: e.APP_NAME,
     supportUrl: e.SUPPORT_URL,
@@ -163,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       defaultQuotaBytes: Math.round(e.STORAGE_QUOTA_GB * 1024 ** 3),
     },
     recycleBinDays: e.RECYCLE_BIN_DAYS,
+    closedOrganizationRetentionDays: e.CLOSED_ORGANIZATION_RETENTION_DAYS,
     fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
   };

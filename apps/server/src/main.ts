@@ -16,7 +16,8 @@ export async function openDatabase(config: Config): Promise<Db> {
   return db;
 }
 
-async function main() {
+/** Starts the portal: config, database, migrations, demo seed, listen (also called by `npm start`'s script). */
+export async function main() {
   let config: Config;
   try {
     config = loadConfig();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
-import { assertDocumented, createHarness, createUser, PASSWORD, type Harness } from './harness.js';
+import { assertDocumented, createHarness, createUser, linkFromOutbox, PASSWORD, type Harness } from './harness.js';
 import { readOperations, type Operation } from './api-operations.js';
 import {
   CONTROL_TEXT,
@@ -87,9 +87,19 @@ const SPECIAL: Record<
     reason: 'disables the organizations it names: organizations of its own, made for it',
     values: () => ({ organizationCodes: spareOrganizations, organizationCode: spareOrganizations }),
   },
+  companyEditCompany: { reason: 'renames the organizations and changes their addresses', last: true },
+  companyCloseAccount: {
+    reason: 'closes the organization it is called by and signs all its users out: the confirmation never matches',
+    values: () => ({ confirmName: ['Not the organization name', 'Org'] }),
+  },
+  companyContactDelete: { reason: 'removes contacts other calls use', last: true },
+  userAuthAppRevoke: { reason: 'revokes authorizations other calls use', last: true },
+  userEditUsername: { reason: "renames the caller's account, which is possible once", last: true },
   userSaveOrUpdate: { reason: "changes users' accounts, addresses and roles, the members' among them", last: true },
   userRoleDelByIds: { reason: 'removes roles other calls use', last: true },
   userRoleSetDefault: { reason: 'changes the role registrations get', last: true },
+  catalogueDeleteProduct: { reason: 'removes products other calls use', last: true },
+  shareRevoke: { reason: 'ends the share links the public share calls use', last: true },
   // Calls that send mail need nothing special: without SMTP_URL mail is only written to the outbox table.
 };
 
@@ -101,6 +111,9 @@ const IDENTIFIER = /(Code|Codes|Id|Ids|^ids?|serialNumbers?|[tT]oken|^sign|^sig|
 let catalogueRows = 0;
 const FILE_SAMPLES: Record<string, () => { filename: string; bytes: Buffer }> = {
   orderSaveAttachments: () => ({ filename: 'photo.png', bytes: PNG }),
+  companyUploadImage: () => ({ filename: 'logo.png', bytes: PNG }),
+  userEditAvatar: () => ({ filename: 'avatar.png', bytes: PNG }),
+  reportSnapshot: () => ({ filename: 'upper.png', bytes: PNG }),
   equipmentImportProductCatalog: () => {
     catalogueRows += 1;
     const serial = `FZ-${catalogueRows}-${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -162,10 +175,64 @@ beforeAll(async () => {
     ]);
     spareOrganizations.push(org!.code);
   }
+  // A product in each laboratory's catalogue, so the catalogue and order calls have real ones to use.
+  for (const pair of w.pairs) {
+    const made = await h.call('catalogue/saveProduct', {
+      token: pair.lab.token,
+      body: { name: `Fuzz crown ${pair.lab.label}`, workType: 'Crown', materials: ['Zirconia'], turnaroundDays: 3 },
+    });
+    productCodes.push(made.data.productCode);
+  }
+  // Contacts of both clinics (one link each for the verification call) and an authorized app of each member.
+  for (const p of w.pairs) {
+    const email = `contact-${randomBytes(3).toString('hex')}@example.test`;
+    const made = await h.call('companyContact/add', { token: p.clinic.token, body: { userName: 'Desk', email } });
+    contactCodes.push(made.data.contactCode);
+    verifyCodes.push(await linkFromOutbox(h.db, email, '/contact-email-verify/'));
+  }
+  for (const m of members.values()) {
+    const appCode = `app${randomBytes(4).toString('hex')}`;
+    await h.db.query(
+      `INSERT INTO authorized_apps (app_code, user_id, app_name) SELECT $1, id, 'Fuzz app' FROM users WHERE user_code = $2`,
+      [appCode, m.userCode],
+    );
+    appCodes.push(appCode);
+  }
+  // A report with a snapshot on each clinic's own case, so the report calls have real ones to use.
+  for (const pair of w.pairs) {
+    const made = await h.call('report/create', { token: pair.clinic.token, body: { caseCode: pair.ownCase } });
+    reportCodes.push(made.data.reportCode);
+    const shot = await h.app.inject({
+      method: 'POST',
+      url: '/api/v2/report/snapshot',
+      headers: {
+        authorization: `Bearer ${pair.clinic.token}`,
+        'content-type': snapshotForm(made.data.reportCode).contentType,
+      },
+      payload: snapshotForm(made.data.reportCode).payload,
+    });
+    snapshotCodes.push(shot.json<{ data: { code: string } }>().data.code);
+  }
   // A reset link of a member, so the reset calls have a real one to use.
   await h.call('user/forgetPass', { body: { account: members.get('clinic')!.account } });
 }, 120_000);
 afterAll(() => h?.close());
+
+const reportCodes: string[] = [];
+const snapshotCodes: string[] = [];
+const snapshotFormCache = new Map<string, ReturnType<typeof multipart>>();
+function snapshotForm(reportCode: string) {
+  let form = snapshotFormCache.get(reportCode);
+  if (!form) {
+    form = multipart([
+      { name: 'reportCode', value: reportCode },
+      { name: 'view', value: 'upper' },
+      { name: 'file', filename: 'upper.png', bytes: PNG },
+    ]);
+    snapshotFormCache.set(reportCode, form);
+  }
+  return form;
+}
 
 function pools(operationId?: string): Pools {
   const pairs = w.pairs;
@@ -178,6 +245,11 @@ function pools(operationId?: string): Pools {
     fileCode: pairs.flatMap((p) => [...p.orderedFiles, ...p.ownFiles]),
     attachmentCode: pairs.map((p) => p.attachmentCode),
     exportCode: pairs.map((p) => p.exportCode),
+    shareCode: pairs.map((p) => p.shareCode),
+    resourceCode: pairs.flatMap((p) => [p.orderedCase, p.ownCase, p.orderCode]),
+    reportCode: reportCodes,
+    snapshotCode: snapshotCodes,
+    view: ['upper', 'lower', 'bite'],
     serialNumber: pairs.flatMap((p) => [p.boundSerial, p.dealerSerial, p.freshSerial]),
     activationCode: pairs.flatMap((p) => Object.values(p.activationCodes)),
     labCodes: pairs.map((p) => p.lab.code),
@@ -200,6 +272,16 @@ function pools(operationId?: string): Pools {
     msgType: [2, 5],
     roleCode: ['clinic_admin', 'lab_admin', 'dealer_admin', 'oem_admin', ...customRoles],
     menuCodes: ['dashboard', 'cases', 'caseDetail', 'orders', 'orderDetail', 'orders.accept', 'ownSpace'],
+    productCode: productCodes,
+    timeZone: ['UTC', 'Europe/Copenhagen', 'America/New_York'],
+    // Areas (migration 0025): real ones of the world's region and of the others.
+    parentId: ['US', 'US-CA', 'GB', 'GB-ENG', 'FR'],
+    countryId: ['US', 'CA', 'GB'],
+    stateId: ['US-CA', 'CA-ON', 'GB-ENG'],
+    cityId: ['US-CA-0001', 'CA-ON-0001', 'GB-KEN'],
+    contactCode: contactCodes,
+    verifyCode: verifyCodes,
+    appCode: appCodes,
   };
   values.roleCodes = values.roleCode!;
   values.userCodes = values.userCode!;
@@ -222,6 +304,10 @@ const spareOrganizations: string[] = [];
 const rank = (operationId: string) => (SPECIAL[operationId]?.last ? 1 : 0);
 let linkIds: string[] = [];
 const customRoles: string[] = [];
+const productCodes: string[] = [];
+const contactCodes: string[] = [];
+const verifyCodes: string[] = [];
+const appCodes: string[] = [];
 let signs: string[] = [];
 
 /** What only pair B may see: its orders, cases, files, messages, exports, dentists, patients and tokens. */
@@ -482,12 +568,17 @@ function realRequests(op: Operation): FuzzRequest[] {
       .filter((link) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}\\?`).test(link))
       .map((link): FuzzRequest => {
         const [path, search] = link.split('?');
-        const param = op.parameters.find((x) => x.in === 'path')!;
-        const value = path!.split('/').pop()!;
+        // Path parameters by position: a link may carry several (a share's code and the file's).
+        const segments = path!.split('/');
+        const params: Record<string, string> = {};
+        op.path.split('/').forEach((segment, i) => {
+          const name = /^\{(.+)\}$/.exec(segment)?.[1];
+          if (name) params[name] = segments[i]!;
+        });
         return {
           label: 'valid',
           caller: { kind: 'none' },
-          params: { [param.name]: value },
+          params,
           query: [...new URLSearchParams(search)].map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]),
         };
       }),

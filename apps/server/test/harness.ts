@@ -166,6 +166,7 @@ export async function createUser(
     forceChangePassword?: boolean;
     password?: string;
     language?: string;
+    region?: 'us' | 'eu' | 'uk';
     agreementsRead?: boolean;
   } = {},
 ) {
@@ -180,7 +181,7 @@ export async function createUser(
     code: newCode('org'),
     name: `Org ${account}`,
     type: orgType,
-    region: 'us',
+    region: opts.region ?? 'us',
     reviewStatus: opts.reviewStatus ?? ReviewStatus.Approved,
     language: opts.language ?? 'en',
     email,
@@ -214,6 +215,7 @@ export async function login(h: Harness, account: string, password = PASSWORD, sa
 
 /** A snapshot of the tables a bad request must leave untouched. */
 export async function snapshot(db: Db) {
+  await mailBatchesSettled(db);
   const tables = [
     'organizations',
     'users',
@@ -227,6 +229,21 @@ export async function snapshot(db: Db) {
   const out: Record<string, unknown> = {};
   for (const t of tables) out[t] = await db.query(`SELECT * FROM ${t} ORDER BY 1`);
   return JSON.stringify(out);
+}
+
+/**
+ * Order mails are written into the outbox just after the answer (`OrderNotifier.mailBatch`): a snapshot taken right
+ * after an order action waits for them, so it records the state the action leaves, not a moment before its mail.
+ */
+async function mailBatchesSettled(db: Db) {
+  for (let i = 0; i < 200; i++) {
+    const [pending] = await db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM notifications WHERE mail_batch IS NOT NULL)
+            + (SELECT count(*) FROM contact_order_notices) AS n`,
+    );
+    if (!Number(pending?.n)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** The link a mail in the outbox carries, by purpose path (e.g. /email-verify/). */

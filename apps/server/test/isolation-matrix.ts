@@ -59,6 +59,20 @@ export interface MatrixEntry {
 
 const a = (w: World) => w.pairs[0];
 
+/** A fresh product of pair A's laboratory (the owner's call may change or remove it). */
+async function productOf(w: World): Promise<string> {
+  const made = await w.h.call('catalogue/saveProduct', {
+    token: a(w).lab.token,
+    body: {
+      name: `Crown ${randomBytes(4).toString('hex')}`,
+      workType: 'Crown',
+      materials: ['Zirconia'],
+      turnaroundDays: 3,
+    },
+  });
+  return made.data.productCode as string;
+}
+
 /** A fresh user of an organization, made by its administrator (another each time: the owner's call may remove it). */
 async function staffOf(w: World, o: Org): Promise<string> {
   const account = `staff${randomBytes(4).toString('hex')}`;
@@ -82,6 +96,15 @@ async function roleOf(w: World, o: Org, orgType?: number): Promise<string> {
 const PRIVATE = ['clinic', 'lab', 'inner'] as const satisfies readonly Kind[];
 const ANY: readonly Kind[] = ['inner', 'clinic', 'lab', 'dealer', 'oem'];
 const post = (path: string, body?: unknown): MatrixRequest => ({ path, body });
+
+/** A fresh contact of clinic A, named in a request to `path`. */
+async function contactOf(w: World, path: string): Promise<Resource> {
+  const made = await w.h.call('companyContact/add', {
+    token: a(w).clinic.token,
+    body: { userName: 'Front desk', email: `desk${randomBytes(4).toString('hex')}@example.test` },
+  });
+  return { owners: [a(w).clinic], request: post(path, { contactCode: made.data.contactCode }) };
+}
 
 /** A signed link with its signature, expiry or resource changed. */
 function forgedLinks(link: string, otherCode: string): MatrixRequest[] {
@@ -111,6 +134,15 @@ async function freshCase(w: World, binned = false) {
   return caseCode;
 }
 
+/** A share of clinic A's own case, made for a call whose owner's use ends it. */
+async function freshShare(w: World) {
+  const made = await w.h.call('share/create', {
+    token: a(w).clinic.token,
+    body: { resourceType: 'case', resourceCode: a(w).ownCase, expiresInDays: 1 },
+  });
+  return made.data.shareCode as string;
+}
+
 /** A partnership of clinic A with a new laboratory: applied, or accepted too. */
 async function freshPartnership(w: World, accepted: boolean) {
   const clinic = a(w).clinic;
@@ -125,6 +157,31 @@ async function freshPartnership(w: World, accepted: boolean) {
   const partnerCode = applied.data.partnerCode as string;
   if (accepted) await w.h.call('partner/accept', { token: lab.token, body: { partnerCode } });
   return { lab, partnerCode };
+}
+
+const REPORT_CALLERS = ['clinic', 'inner'] as const satisfies readonly Kind[];
+
+/** A report of clinic A on its own case, made for a call whose owner's use may change or remove it. */
+async function freshReport(w: World) {
+  const made = await w.h.call('report/create', { token: a(w).clinic.token, body: { caseCode: a(w).ownCase } });
+  return made.data.reportCode as string;
+}
+
+/** A report of clinic A with a 3D snapshot. */
+async function freshSnapshot(w: World) {
+  const reportCode = await freshReport(w);
+  const { payload, contentType } = multipart([
+    { name: 'reportCode', value: reportCode },
+    { name: 'view', value: 'upper' },
+    { name: 'file', filename: 'upper.png', bytes: PNG },
+  ]);
+  const res = await w.h.app.inject({
+    method: 'POST',
+    url: '/api/v2/report/snapshot',
+    headers: { authorization: `Bearer ${a(w).clinic.token}`, 'content-type': contentType },
+    payload,
+  });
+  return { reportCode, snapshotCode: res.json<{ data: { code: string } }>().data.code };
 }
 
 export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
@@ -155,6 +212,19 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     forged: () => [post('user/email.confirm', { id: randomBytes(32).toString('base64url') })],
   },
   userEmailResendConfirm: { callers: 'public' },
+  userEditEmailConfirm: {
+    callers: 'public',
+    forged: () => [post('user/edit_email/confirm', { id: randomBytes(32).toString('base64url') })],
+  },
+  companyContactContactEmailVerify: {
+    callers: 'public',
+    forged: () => [post('companyContact/contactEmailVerify', { verifyCode: randomBytes(32).toString('base64url') })],
+  },
+  avatar: {
+    callers: 'public',
+    note: 'served by an unguessable key, as an <img> carries no token',
+    forged: () => [{ path: `avatar/${randomBytes(16).toString('hex')}`, method: 'GET' }],
+  },
   userResendActivate: { callers: 'public' },
   userForgetPass: { callers: 'public' },
   userGetChangePassEmail: { callers: 'public' },
@@ -181,6 +251,24 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   fileViewer: { callers: 'public', forged: (w) => forgedLinks(a(w).links.fileViewer, w.pairs[1].orderedFiles[0]!) },
   exportDownload: { callers: 'public', forged: (w) => forgedLinks(a(w).links.exportDownload, w.pairs[1].exportCode) },
   orderAttachment: { callers: 'public', forged: (w) => forgedLinks(a(w).links.attachment, w.pairs[1].attachmentCode) },
+  // Share links: whoever holds a code may open it; a guessed code, a wrong password or a forged file link is refused.
+  shareOpen: {
+    callers: 'public',
+    forged: (w) => [
+      post('share/open', { code: randomBytes(16).toString('base64url') }),
+      post('share/open', { code: `${a(w).shareCode.slice(0, -2)}AA` }),
+    ],
+  },
+  shareUnlock: {
+    callers: 'public',
+    forged: () => [post('share/unlock', { code: randomBytes(16).toString('base64url'), password: 'a guess' })],
+  },
+  shareFile: { callers: 'public', forged: (w) => forgedLinks(a(w).links.shareFile, w.pairs[1].orderedFiles[0]!) },
+  shareViewer: { callers: 'public', forged: (w) => forgedLinks(a(w).links.shareViewer, w.pairs[1].orderedFiles[0]!) },
+  softwareGetUpdateLog: { callers: 'public' },
+  softwareGetUpdateLogDetail: { callers: 'public' },
+  commonSpeedTestDownload: { callers: 'public' },
+  commonSpeedTestUpload: { callers: 'public' },
   deviceActivate: {
     callers: 'public',
     forged: (w) => [post('device/activate', { serialNumber: a(w).boundSerial, activationCode: 'not-the-code' })],
@@ -209,6 +297,33 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   userInfo: { callers: ANY, probe: () => post('user/info') },
   userUpdate: { callers: ANY },
   userSetToothNumberingSystem: { callers: ANY },
+  // Own space → account info: every call is about the caller's own account.
+  userGetUserDetail: { callers: ANY, probe: () => post('user/getUserDetail') },
+  userEdit: { callers: ANY },
+  userEditUsername: { callers: ANY },
+  userEditEmail: { callers: ANY, note: 'a sensitive action: refused before the password is confirmed' },
+  userEditAvatar: { callers: ANY },
+  userAuthAppList: { callers: ANY, probe: () => post('user/authApp/list') },
+  userAuthAppRevoke: {
+    callers: ANY,
+    resource: async (w) => {
+      const appCode = `app${randomBytes(4).toString('hex')}`;
+      await w.h.db.query(`INSERT INTO authorized_apps (app_code, user_id, app_name) VALUES ($1, $2, 'Design studio')`, [
+        appCode,
+        a(w).clinic.userId,
+      ]);
+      return { owners: [a(w).clinic], request: post('user/authApp/revoke', { appCode }) };
+    },
+  },
+  // Own space → contacts: an organization's people outside the portal who receive its order mails (with the order
+  // permission: clinics, laboratories and the super administrator).
+  companyContactList: { callers: PRIVATE, probe: () => post('companyContact/list') },
+  companyContactAdd: { callers: PRIVATE },
+  companyContactResendVerifyEmail: {
+    callers: PRIVATE,
+    resource: (w) => contactOf(w, 'companyContact/resendVerifyEmail'),
+  },
+  companyContactDelete: { callers: PRIVATE, resource: (w) => contactOf(w, 'companyContact/delete') },
   userChangePass: { callers: ANY },
   userForceChangePass: { callers: ANY, note: 'only for a user who must change a forced password' },
   userResetPass: {
@@ -322,6 +437,27 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   },
   mailListOutbox: { callers: ['inner'], probe: () => post('mail/listOutbox', {}) },
   companyListByPage: { callers: ['inner'], probe: () => post('company/listByPage', { pageSize: 100 }) },
+  // The super administrator reads any organization's information; nobody else reads another's.
+  companyDetail: {
+    callers: ['inner'],
+    resource: (w) => ({ owners: [w.inner], request: post('company/detail', { organizationCode: a(w).clinic.code }) }),
+  },
+  companyDetailImage: {
+    callers: ['inner'],
+    note: 'no organization of the world has stored a licence image: the super administrator gets 404, everyone else 403',
+    probe: (w) => post('company/detailImage', { organizationCode: a(w).clinic.code, target: 'license' }),
+  },
+  // The update log and the usage counts are the platform's own, written and read by the super administrator.
+  softwareUpdateLogListByPage: { callers: ['inner'], probe: () => post('software/update_log/listByPage', {}) },
+  softwareUpdateLogDetail: { callers: ['inner'] },
+  softwareUpdateLogSaveOrUpdate: { callers: ['inner'] },
+  softwareUpdateLogDelByIds: { callers: ['inner'] },
+  usageWeekly: { callers: ['inner'], probe: () => post('usage/weekly', {}) },
+  softwareUpdateLogMark: { callers: ANY, note: "the caller's own mark", probe: () => post('software/update_log_mark') },
+  softwareUpdateLogRead: { callers: ANY, note: 'entries are the platform’s; the read is the caller’s own' },
+  userParticipateImprovementPlan: { callers: ANY },
+  userCancelParticipateImprovementPlan: { callers: ANY },
+  usageEvents: { callers: ANY, note: 'anonymous counts: nothing of anyone is stored or answered' },
   companyDisable: {
     callers: ['inner'],
     note: "the super administrator's own call is not made: it would lock clinic A out of every later call",
@@ -338,6 +474,35 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
       request: post('company/enable', { organizationCodes: [a(w).clinic.code] }),
     }),
   },
+  companyRestore: {
+    callers: ['inner'],
+    note: 'no organization of the world is closed: the super administrator gets 404, everyone else 403',
+    probe: (w) => post('company/restore', { organizationCode: a(w).clinic.code }),
+  },
+  // Own space → Organization: every call reads or changes the caller's own organization and names no other.
+  companyCompanyInfo: { callers: ANY, probe: () => post('company/companyInfo') },
+  companyEditCompany: {
+    callers: ANY,
+    note: 'the probe is refused by the service (no such country), so no organization of the world is renamed',
+    probe: () => post('company/editCompany', { name: 'Probe', countryId: 'ZZ' }),
+  },
+  companyUploadImage: {
+    callers: ANY,
+    probe: () => ({
+      path: 'company/uploadImage',
+      parts: [
+        { name: 'target', value: 'organization' },
+        { name: 'file', filename: 'logo.png', bytes: PNG },
+      ],
+    }),
+  },
+  companyImage: { callers: ANY, probe: () => post('company/image', { target: 'license' }) },
+  areaListAreaByParentId: { callers: ANY, probe: () => post('area/listAreaByParentId', { parentId: 'US' }) },
+  companyCloseAccount: {
+    callers: ANY,
+    note: 'the probe never names the organization, so it is refused (password or confirmation) and nothing closes',
+    probe: () => post('company/close_account', { confirmName: 'Not the organization name' }),
+  },
 
   caseList: { callers: PRIVATE, probe: () => post('case/list', { pageSize: 100 }) },
   caseDetail: {
@@ -345,6 +510,40 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     resource: (w) => ({ owners: [a(w).clinic], request: post('case/detail', { caseCode: a(w).ownCase }) }),
   },
   caseCreate: { callers: PRIVATE },
+  // A share belongs to the organization that made it: the other party of an order sees its own shares only.
+  shareCreate: {
+    callers: PRIVATE,
+    resource: (w) => ({
+      owners: [a(w).clinic],
+      request: post('share/create', { resourceType: 'case', resourceCode: a(w).ownCase, expiresInDays: 1 }),
+    }),
+  },
+  shareList: {
+    callers: PRIVATE,
+    resource: (w) => ({
+      owners: [a(w).clinic],
+      request: post('share/list', { resourceType: 'case', resourceCode: a(w).orderedCase }),
+    }),
+  },
+  shareAccessLog: {
+    callers: ANY,
+    note: 'no permission of its own: a share is found only in the organization that made it',
+    resource: (w) => ({ owners: [a(w).clinic], request: post('share/accessLog', { shareCode: a(w).shareCode }) }),
+  },
+  shareRevoke: {
+    callers: ANY,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('share/revoke', { shareCode: await freshShare(w) }),
+    }),
+  },
+  shareSendMail: {
+    callers: ANY,
+    resource: (w) => ({
+      owners: [a(w).clinic],
+      request: post('share/sendMail', { shareCode: a(w).shareCode, email: 'friend@example.test', language: 'en' }),
+    }),
+  },
   caseUpdate: {
     callers: PRIVATE,
     resource: (w) => ({
@@ -546,6 +745,36 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
       }),
     }),
   },
+  orderRemake: {
+    callers: ['clinic'],
+    note: 'a remake is asked by the clinic of its own shipped order; its laboratory has no such button',
+    resource: async (w) => {
+      const clinic = a(w).clinic;
+      const lab = a(w).lab;
+      const made = await w.h.call('order/create', {
+        token: clinic.token,
+        body: {
+          caseCodes: [await freshCase(w)],
+          partnerCode: a(w).partnerCode,
+          orderType: 'restoration',
+          workTypes: ['Crown'],
+          teeth: [CROWN],
+        },
+      });
+      const orderCode = (made.data.list as Array<{ orderCode: string }>)[0]!.orderCode;
+      for (const [action, extra] of [
+        ['accept', {}],
+        ['ready', {}],
+        ['ship', { trackingNumber: 'MATRIX-1' }],
+      ] as const)
+        await w.h.call('order/action', { token: lab.token, body: { orderCodes: [orderCode], action, ...extra } });
+      return {
+        owners: [clinic, lab],
+        owner: clinic,
+        request: post('order/remake', { orderCode, reason: 'fit', note: 'Open margin' }),
+      };
+    },
+  },
   orderAction: {
     callers: ['clinic', 'lab'],
     strangers: 'perItem',
@@ -595,7 +824,56 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
       request: post('order/requiredFields', { partnerCode: a(w).partnerCode }),
     }),
   },
+  scorecardLab: {
+    callers: ['clinic', 'lab'],
+    note: 'a laboratory reads its own card; a clinic names one of its partnerships (any status): a laboratory it has no partnership with stays hidden (404)',
+    readsOwn: ['lab'],
+    resource: (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('scorecard/lab', { partnerCode: a(w).partnerCode }),
+    }),
+  },
   orderSaveRequiredFields: { callers: ['lab'], note: "a laboratory's own rules" },
+  catalogueProducts: {
+    callers: ['clinic', 'lab'],
+    note: 'a laboratory reads its own catalogue: the partnership is named by clinics',
+    readsOwn: ['lab'],
+    resource: async (w) => {
+      await productOf(w);
+      return {
+        owners: [a(w).clinic, a(w).lab],
+        request: post('catalogue/products', { partnerCode: a(w).partnerCode }),
+      };
+    },
+  },
+  catalogueSaveProduct: {
+    callers: ['lab'],
+    resource: async (w) => ({
+      owners: [a(w).lab],
+      request: post('catalogue/saveProduct', {
+        productCode: await productOf(w),
+        name: `Changed ${randomBytes(4).toString('hex')}`,
+        workType: 'Veneer',
+        turnaroundDays: 1,
+      }),
+    }),
+  },
+  catalogueDeleteProduct: {
+    callers: ['lab'],
+    resource: async (w) => ({
+      owners: [a(w).lab],
+      request: post('catalogue/deleteProduct', { productCode: await productOf(w) }),
+    }),
+  },
+  catalogueCalendar: { callers: ['lab'], probe: () => post('catalogue/calendar') },
+  catalogueSaveCalendar: { callers: ['lab'], note: "a laboratory's own calendar" },
+  catalogueEstimate: {
+    callers: ['clinic'],
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('catalogue/estimate', { partnerCode: a(w).partnerCode, productCode: await productOf(w) }),
+    }),
+  },
   msgListMsgByOrder: {
     callers: ['clinic', 'lab'],
     resource: (w) => ({
@@ -624,6 +902,95 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   userIndexDashboard: { callers: ANY, probe: () => post('user/indexDashboard') },
   userLineChart: { callers: ANY, probe: () => post('user/lineChart', {}) },
   userAcceptOrderLineChart: { callers: ANY, probe: () => post('user/acceptOrderLineChart', {}) },
+  // Oral health reports are the clinic's (the super administrator's wildcard reaches the calls, not the reports).
+  reportList: {
+    callers: REPORT_CALLERS,
+    resource: (w) => ({ owners: [a(w).clinic], request: post('report/list', { caseCode: a(w).ownCase }) }),
+  },
+  reportCreate: {
+    callers: REPORT_CALLERS,
+    resource: (w) => ({ owners: [a(w).clinic], request: post('report/create', { caseCode: a(w).ownCase }) }),
+  },
+  reportDetail: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('report/detail', { reportCode: await freshReport(w) }),
+    }),
+  },
+  reportSave: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('report/save', {
+        reportCode: await freshReport(w),
+        content: { language: 'en', summary: 'Brush twice a day.', findings: [{ tooth: 11, category: 'aethetics' }] },
+      }),
+    }),
+  },
+  reportPublish: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => {
+      const reportCode = await freshReport(w);
+      await w.h.call('report/save', {
+        token: a(w).clinic.token,
+        body: { reportCode, content: { language: 'en', summary: 'Brush twice a day.' } },
+      });
+      return { owners: [a(w).clinic], request: post('report/publish', { reportCode }) };
+    },
+  },
+  reportDelete: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('report/delete', { reportCode: await freshReport(w) }),
+    }),
+  },
+  reportSnapshot: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: {
+        path: 'report/snapshot',
+        parts: [
+          { name: 'reportCode', value: await freshReport(w) },
+          { name: 'view', value: 'bite' },
+          { name: 'file', filename: 'bite.png', bytes: PNG },
+        ],
+      },
+    }),
+  },
+  reportSnapshotDelete: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => {
+      const { reportCode, snapshotCode } = await freshSnapshot(w);
+      return { owners: [a(w).clinic], request: post('report/snapshot/delete', { reportCode, snapshotCode }) };
+    },
+  },
+  reportView: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('report/view', { reportCode: await freshReport(w) }),
+    }),
+  },
+  reportImage: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => {
+      const { reportCode, snapshotCode } = await freshSnapshot(w);
+      return {
+        owners: [a(w).clinic],
+        request: post('report/image', { reportCode, source: 'snapshot', code: snapshotCode }),
+      };
+    },
+  },
+  reportPdf: {
+    callers: REPORT_CALLERS,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('report/pdf', { reportCode: await freshReport(w) }),
+    }),
+  },
 };
 
 /**
@@ -643,6 +1010,7 @@ export function privateMarkers(w: World): Array<{ text: string; what: string; vi
       { text: p.ownCase, what: `case of clinic ${name}`, visibleTo: [p.clinic] },
       ...p.ownFiles.map((f) => ({ text: f, what: `file of clinic ${name}`, visibleTo: [p.clinic] })),
       { text: p.exportCode, what: `export of clinic ${name}`, visibleTo: [p.clinic] },
+      { text: p.shareCode, what: `share link of clinic ${name}`, visibleTo: [p.clinic] },
       { text: p.dentistName, what: `dentist of clinic ${name}`, visibleTo: [p.clinic] },
       // The laboratory sees a patient's name only when the clinic shares it (the world's order does not).
       ...p.patientNames.map((n) => ({ text: n, what: `patient of clinic ${name}`, visibleTo: [p.clinic] })),

@@ -128,6 +128,8 @@ function generatedArbitrary(schema: JsonSchema, pools: Pools, name: string): fc.
 
 /** Whether a value fits the schema's type and bounds (pool values are checked against the field they fill). */
 export function accepts(schema: JsonSchema, value: unknown): boolean {
+  // OpenAPI 3.0 writes an optional value as `nullable: true` beside its type.
+  if (value === null && (schema as { nullable?: boolean }).nullable) return true;
   if (schema.anyOf) return schema.anyOf.some((s) => accepts(s, value));
   if (schema.enum) return schema.enum.includes(value);
   switch (schema.type) {

@@ -13,12 +13,15 @@ export interface State {
 
 /**
  * Tables a refused request still changes, on purpose. Each is a count of attempts, and an attempt is counted
- * whatever else the request got wrong: that is what the count is for.
+ * whatever else the request got wrong: that is what the count is for. Besides them, one cache: a scorecard read
+ * keeps the card it computed, for the reader's own laboratory or the one it may see, and nothing of another's.
  */
 export const COUNTED_ON_REFUSAL: Record<string, string> = {
   rate_limit_hits: 'the shared rate limits count every attempt, refused ones included, so lookups cannot be harvested',
   login_failures: 'a wrong password counts toward the sign-in lockout, whichever call it was given to',
   captchas: 'a captcha answers one sign-in attempt, right or wrong, and is then used up',
+  lab_scorecards:
+    "a laboratory's scorecard computed by a read is kept until its figures change (a cache, not a change)",
 };
 
 const statements = new WeakMap<Harness, string>();

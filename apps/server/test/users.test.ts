@@ -184,6 +184,8 @@ describe('menus and permissions', () => {
     expect(c.data.permissions).toEqual([
       'case:edit',
       'case:view',
+      'company:close',
+      'company:edit',
       'dashboard:view',
       'device:edit',
       'device:view',
@@ -195,6 +197,8 @@ describe('menus and permissions', () => {
       'ownspace:view',
       'partner:edit',
       'partner:view',
+      'report:edit',
+      'report:view',
       'role:edit',
       'role:view',
       'user:edit',
@@ -210,6 +214,7 @@ describe('menus and permissions', () => {
       'organizationReview',
       'roleList',
       'outbox',
+      'updateLog',
     ]);
     expect(a.data.permissions).toContain('*:*:*');
   });

@@ -52,6 +52,8 @@ export interface Pair {
   attachmentCode: string;
   messageText: string;
   exportCode: string;
+  /** A share link of the ordered case, made by the clinic (no password). */
+  shareCode: string;
   dentistId: number;
   dentistName: string;
   /** Serial numbers: bound to the clinic (through the dealer), with the dealer only, still with the OEM. */
@@ -65,7 +67,14 @@ export interface Pair {
   invitedEmail: string;
   invitationToken: string;
   /** Signed links (path and query) of the pair's own resources. */
-  links: { fileDownload: string; fileViewer: string; exportDownload: string; attachment: string };
+  links: {
+    fileDownload: string;
+    fileViewer: string;
+    exportDownload: string;
+    attachment: string;
+    shareFile: string;
+    shareViewer: string;
+  };
 }
 
 export interface World {
@@ -251,6 +260,18 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
   const grant = await ok(h, 'file/downloadGrant', { token: clinic.token, body: { fileCode: orderedFiles[0] } });
   const exported = await ok(h, 'export/status', { token: clinic.token, body: { exportCode } });
   const attachmentLink = await ok(h, 'order/attachmentLink', { token: clinic.token, body: { attachmentCode } });
+  const shareCode = (
+    await ok(h, 'share/create', {
+      token: clinic.token,
+      body: { resourceType: 'case', resourceCode: orderedCase, expiresInDays: 30 },
+    })
+  ).shareCode as string;
+  const shared = (await ok(h, 'share/open', { body: { code: shareCode } })).files as Array<{
+    fileCode: string;
+    url: string;
+    viewerUrl: string | null;
+  }>;
+  const sharedModel = shared.find((f) => f.fileCode === orderedFiles[0])!;
   return {
     clinic,
     lab,
@@ -266,6 +287,7 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
     attachmentCode,
     messageText,
     exportCode,
+    shareCode,
     dentistId,
     dentistName,
     boundSerial,
@@ -281,6 +303,8 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
       fileViewer: linkPath(grant.viewerUrl),
       exportDownload: linkPath(exported.downloadUrl),
       attachment: linkPath(attachmentLink.url),
+      shareFile: linkPath(sharedModel.url),
+      shareViewer: linkPath(sharedModel.viewerUrl!),
     },
   };
 }

@@ -27,5 +27,10 @@ export const Permission = {
   OrganizationReview: 'organization:review',
   OrganizationManage: 'organization:manage',
   OutboxView: 'outbox:view',
+  CompanyEdit: 'company:edit',
+  CompanyClose: 'company:close',
+  OrganizationRestore: 'organization:restore',
+  /** The update log's entries and the improvement programme's counts (super administrator). */
+  SoftwareManage: 'software:manage',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -77,7 +77,7 @@ export const UserStatus = { Inactivated: 0, Activated: 1, Disabled: 2 } as const
 export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
 
 /** Organization statuses: an organization is usable, or disabled by a super administrator. */
-export const OrgStatus = { Active: 1, Disabled: 2 } as const;
+export const OrgStatus = { Active: 1, Disabled: 2, Closed: 3 } as const;
 export type OrgStatus = (typeof OrgStatus)[keyof typeof OrgStatus];
 
 /** Review of a laboratory registration by a super administrator. Clinics are approved on creation. */

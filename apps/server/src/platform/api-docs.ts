@@ -251,9 +251,33 @@ const documentErrors: TransformObject = (input) => {
       Object.entries(responses).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })),
     ),
   };
+  typeNullableUnions(doc);
   dropUnusedSchemas(doc);
   return doc;
 };
+
+/**
+ * OpenAPI 3.0 wants a `type` beside `nullable`; zod's nullable union of literals (`zIntOf(1, 7, 30).nullable()`)
+ * comes as `{nullable, anyOf}`. When every member has the same type, that type is the union's too.
+ */
+function typeNullableUnions(node: unknown) {
+  if (Array.isArray(node)) for (const item of node) typeNullableUnions(item);
+  else if (node && typeof node === 'object') {
+    const schema = node as {
+      nullable?: boolean;
+      type?: string;
+      anyOf?: { type?: string }[];
+      oneOf?: { type?: string }[];
+    };
+    const members = schema.anyOf ?? schema.oneOf;
+    if (schema.nullable && !schema.type && members?.length) {
+      const types = new Set(members.map((m) => m.type));
+      const [only] = types;
+      if (types.size === 1 && only) schema.type = only;
+    }
+    for (const value of Object.values(node)) typeNullableUnions(value);
+  }
+}
 
 const SCHEMA_REF = '#/components/schemas/';
 

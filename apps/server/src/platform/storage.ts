@@ -17,7 +17,7 @@ import { FileStore } from '@tus/file-store';
 
 /**
  * Where files live. Keys are made by the server only (`uploads/<id>`, `viewer/<code>.mesh`,
- * `exports/<code>.zip`), never from a client's file name, so nothing can escape the store.
+ * `exports/<code>.zip`, `reports/<code>.png`), never from a client's file name, so nothing can escape the store.
  */
 export interface BlobStore {
   kind: 'local' | 's3';
@@ -32,7 +32,7 @@ export interface BlobStore {
   presignedGet(key: string, fileName: string, ttlSeconds: number): Promise<string | null>;
 }
 
-const KEY = /^(uploads|viewer|exports|attachments)\/[A-Za-z0-9._-]{1,200}$/;
+const KEY = /^(uploads|viewer|exports|attachments|organizations|reports)\/[A-Za-z0-9._-]{1,200}$/;
 export function checkKey(key: string) {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
 }

@@ -126,6 +126,11 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
               path: TOKEN_PAGES.partnerInvitation.path,
               lazy: lazyPage(TOKEN_PAGES.partnerInvitation.load),
             },
+            {
+              id: 'report-design',
+              path: TOKEN_PAGES.reportDesign.path,
+              lazy: lazyPage(TOKEN_PAGES.reportDesign.load),
+            },
             ...tokenScreens,
           ],
         },

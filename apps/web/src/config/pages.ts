@@ -29,6 +29,7 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   partnerList: { path: '/partner-management', load: () => import('../features/partners/pages/PartnerListPage') },
   orderList: { path: '/order-management', load: () => import('../features/orders/pages/OrderListPage') },
   orderDetail: { path: '/order-management/detail/:id', load: () => import('../features/orders/pages/OrderDetailPage') },
+  updateLog: { path: '/account/update-log', load: () => import('../features/whatsnew/pages/UpdateLogAdminPage') },
 };
 
 /** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */
@@ -50,6 +51,19 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
   { path: '/set-pass/:id', load: resetPassword },
   { path: '/set-password/:id', load: resetPassword },
   { path: '/mailbox', load: () => import('../features/mail/pages/DemoMailboxPage') },
+  { path: '/contact-email-verify/:verifyCode', load: () => import('../features/account/pages/ContactVerifyPage') },
+  { path: '/email-change-verify/:id', load: () => import('../features/account/pages/EmailChangeVerifyPage') },
+  // Share links (spec §2): anyone holding the link, signed in or not, always in the light theme.
+  { path: '/case-show', lightTheme: true, load: () => import('../features/shares/pages/CaseShowPage') },
+  { path: '/order-show', lightTheme: true, load: () => import('../features/shares/pages/OrderShowPage') },
+  { path: '/whatsnew/:id', load: () => import('../features/whatsnew/pages/WhatsNewPage') },
+  { path: '/system-check', load: () => import('../features/systemCheck/pages/SystemCheckPage') },
+  // The report as the patient sees it (spec §2: no token needed, light theme, no progress bar).
+  {
+    path: '/report-preview-main',
+    lightTheme: true,
+    load: () => import('../features/reports/pages/ReportPreviewPage'),
+  },
 ];
 
 /** Token screens outside the menu. */
@@ -63,4 +77,6 @@ export const TOKEN_PAGES = {
     path: '/partner-list-from-email',
     load: () => import('../features/partners/pages/PartnerInvitationPage'),
   },
+  /** The clinic designs an oral health report (spec §2: token needed; opened from a case). */
+  reportDesign: { path: '/report-design', load: () => import('../features/reports/pages/ReportDesignPage') },
 } satisfies Record<string, PageEntry>;

@@ -21,3 +21,24 @@ export function confirmDanger(opts: {
     });
   });
 }
+
+/** A themed confirmation for an action that cannot be undone but destroys nothing (accepting, confirming receipt). */
+export function confirmAction(opts: {
+  title: ReactNode;
+  content?: ReactNode;
+  okText: string;
+  cancelText: string;
+  okTestId: string;
+  onOk: () => Promise<unknown>;
+}): void {
+  void notify.modal().then((m) => {
+    m?.confirm({
+      title: opts.title,
+      content: opts.content,
+      okText: opts.okText,
+      cancelText: opts.cancelText,
+      okButtonProps: { 'data-testid': opts.okTestId },
+      onOk: opts.onOk,
+    });
+  });
+}

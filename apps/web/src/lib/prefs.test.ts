@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadPrefs, savePrefs } from './prefs';
+import { forgetShareSign, loadPrefs, rememberShareSign, savePrefs, shareSign } from './prefs';
 
 beforeEach(() => localStorage.clear());
 
@@ -31,5 +31,18 @@ describe('local preferences', () => {
       exportTypes: ['stl'],
       caseDateRangeDays: 30,
     });
+  });
+});
+
+describe('share signs', () => {
+  it('are kept per share code until forgotten, and survive corrupt storage', () => {
+    rememberShareSign('codeA', 1, 'sign-a');
+    rememberShareSign('codeB', 2, 'sign-b');
+    expect(shareSign('codeA')).toBe('sign-a');
+    forgetShareSign('codeA');
+    expect(shareSign('codeA')).toBeUndefined();
+    expect(shareSign('codeB')).toBe('sign-b');
+    localStorage.setItem('portal.shareSign', '{not json');
+    expect(shareSign('codeB')).toBeUndefined();
   });
 });

@@ -141,8 +141,8 @@ export const OrganizationListQuery = z.object({
   /** The beginning of the name or the code. */
   keyword: zText(FIELD_MAX.name).optional(),
   type: zIntIn(1, 5).optional(),
-  /** 1 enabled, 2 disabled. */
-  status: zIntOf(1, 2).optional(),
+  /** 1 enabled, 2 disabled, 3 closed by its administrator (restorable until purged). */
+  status: zIntOf(1, 2, 3).optional(),
   region: z.enum(['us', 'eu', 'uk']).optional(),
 });
 export type OrganizationListQuery = z.infer<typeof OrganizationListQuery>;
@@ -151,12 +151,15 @@ export const ManagedOrganization = z.object({
   name: z.string(),
   type: z.number(),
   region: z.string(),
-  /** 1 enabled, 2 disabled. */
+  /** 1 enabled, 2 disabled, 3 closed. */
   status: z.number(),
   reviewStatus: z.number(),
   users: z.number(),
   storageUsedBytes: z.number(),
   createdAt: z.string(),
+  /** When a closed organization was closed, and from when it is purged (no longer restorable). */
+  closedAt: z.string().nullable(),
+  purgeAfter: z.string().nullable(),
 });
 export type ManagedOrganization = z.infer<typeof ManagedOrganization>;
 export const ManagedOrganizationList = z.object({ total: z.number(), list: z.array(ManagedOrganization) });

@@ -108,6 +108,8 @@ export const UserInfo = z.object({
   receiveEmail: z.boolean(),
   language: z.enum(LANGUAGES),
   accountChanged: z.boolean(),
+  /** Takes part in the improvement programme: the browser sends anonymous usage counts. */
+  improvementPlan: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
   role: z.object({ code: z.string(), name: z.string() }),

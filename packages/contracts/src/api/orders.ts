@@ -3,6 +3,8 @@ import { FIELD_MAX } from '../constants.js';
 import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS, type CaseStatus } from '../enums.js';
 import { zBool, zDate, zIntIn, zPage, zRequiredText, zText } from './fields.js';
 import { CaseFile } from './cases.js';
+import { REMAKE_REASONS } from './scorecards.js';
+import { STUMP_SHADES, TOOTH_SHADES, TOOTH_UNITS } from './teeth.js';
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_ACTIONS = ['accept', 'startProcessing', 'ready', 'ship', 'reject', 'cancel', 'complete'] as const;
@@ -73,27 +75,47 @@ export const CROWN_METHODS = ['stockAbutment', 'customAbutment', 'screwRetained'
 export const ToothItem = z.object({
   /** FDI number (11–48); the page shows it in the user's numbering system. */
   number: zIntIn(11, 48).refine((n) => n % 10 >= 1 && n % 10 <= 8, { message: 'tooth' }),
+  /** A shade of the VITA guides when prescribed now; orders made before may hold free text, shown as it is. */
   shade: zText(20).optional(),
+  /** The prepared tooth's colour (ND1–ND9). */
+  stumpShade: zText(20).optional(),
   crownCategory: zText(40).optional(),
   crownType: zText(40).optional(),
   material: zText(60).optional(),
   method: z.enum(CROWN_METHODS).optional(),
+  /** Single tooth (the default), or an abutment or pontic of the bridge numbered `bridgeGroup`. */
+  unit: z.enum(TOOTH_UNITS).optional(),
+  bridgeGroup: zIntIn(1, 16).optional(),
+  /** The tooth is missing (a pontic or an implant takes its place, or it is marked for the laboratory's model). */
+  missing: zBool.optional(),
   implant: zBool.optional(),
   inlayCore: zBool.optional(),
   edentulous: zBool.optional(),
   preOpScan: zBool.optional(),
 });
 export type ToothItem = z.infer<typeof ToothItem>;
+/** A tooth item as a clinic prescribes it now: shades from the guides. */
+export const PrescribedToothItem = ToothItem.extend({
+  shade: z.enum(TOOTH_SHADES).optional(),
+  stumpShade: z.enum(STUMP_SHADES).optional(),
+});
+/**
+ * The teeth of a new order, each item checked alone; the bridges as a whole (prescriptionIssues) are the service's
+ * check, as the document cannot describe them.
+ */
+export const PrescribedTeeth = z.array(PrescribedToothItem).max(32);
 
 export const CreateOrderBody = z.object({
   caseCodes: z.array(zRequiredText(FIELD_MAX.code)).min(1).max(100),
   partnerCode: zRequiredText(FIELD_MAX.code),
   orderType: zRequiredText(40),
   workTypes: z.array(z.enum(TREATMENTS)).min(1).max(TREATMENTS.length),
-  teeth: z.array(ToothItem).max(32).default([]),
+  teeth: PrescribedTeeth.default([]),
   requestedDeliveryDate: zDate.optional(),
   memo: zText(2000).optional(),
   sharePatientName: zBool.default(true),
+  /** A product of the laboratory's catalogue: its turnaround sets the estimated delivery date, its materials bound the teeth's. */
+  productCode: zText(FIELD_MAX.code).optional(),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 
@@ -134,6 +156,8 @@ export const OrderSummary = z.object({
   shipDate: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   estimatedDeliveryDate: z.string().nullable(),
+  /** The catalogue product ordered, if the clinic chose one. */
+  product: z.object({ productCode: z.string(), name: z.string() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -145,6 +169,8 @@ export const OrderEvent = z.object({
   actorName: z.string(),
   actorOrganization: z.string(),
   at: z.string(),
+  /** The other order of a remake: the remake on the original's event, the original on the remake's creation. */
+  linkedOrderCode: z.string().nullable(),
 });
 /** A file attached to an order by either side (photos, notes, pdf); the case's scans are in `files`. */
 export const OrderAttachment = z.object({
@@ -166,6 +192,10 @@ export const OrderDetail = OrderSummary.extend({
   files: z.array(CaseFile),
   attachments: z.array(OrderAttachment),
   unreadMessages: z.number(),
+  /** The order this one remakes, why, and the clinic's note. */
+  remakeOf: z.object({ orderCode: z.string(), reason: z.enum(REMAKE_REASONS), note: z.string().nullable() }).nullable(),
+  /** The remakes asked for this order, oldest first. */
+  remakes: z.array(z.object({ orderCode: z.string(), reason: z.enum(REMAKE_REASONS), status: z.enum(ORDER_STATUSES) })),
 });
 export const OrderListResult = z.object({ total: z.number(), list: z.array(OrderSummary) });
 export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
@@ -196,7 +226,14 @@ export const RequiredFieldsResult = z.object({ labName: z.string(), rules: z.arr
  */
 export function missingPrescriptionFields(
   rules: readonly RequiredFieldRule[],
-  order: { workTypes: readonly string[]; teeth: readonly Partial<Record<PrescriptionField, unknown>>[] },
+  order: {
+    workTypes: readonly string[];
+    teeth: readonly (Partial<Record<PrescriptionField, unknown>> & {
+      missing?: boolean;
+      unit?: string;
+      implant?: boolean;
+    })[];
+  },
 ): { workType: string; fields: (PrescriptionField | 'teeth')[] }[] {
   const missing: { workType: string; fields: (PrescriptionField | 'teeth')[] }[] = [];
   for (const rule of rules) {
@@ -206,6 +243,8 @@ export function missingPrescriptionFields(
         ? ['teeth']
         : rule.fields.filter((f) =>
             order.teeth.some((tooth) => {
+              // A tooth only marked missing (no pontic, no implant in its place) is told to the laboratory, not made.
+              if (tooth.missing === true && tooth.unit !== 'pontic' && tooth.implant !== true) return false;
               const value: unknown = tooth[f];
               return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
             }),

@@ -40,6 +40,7 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
               'EMAIL_NOT_VERIFIED',
               'USER_DISABLED',
               'ORGANIZATION_DISABLED',
+              'ORGANIZATION_CLOSED',
               'LAB_PENDING_REVIEW',
               'LAB_REJECTED',
             ],

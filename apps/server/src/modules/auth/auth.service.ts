@@ -105,6 +105,7 @@ export class AuthService {
     if (user.status === UserStatus.Inactivated) fail('EMAIL_NOT_VERIFIED', {}, { account: user.account });
     if (user.status === UserStatus.Disabled) fail('USER_DISABLED');
     if (user.org_status === OrgStatus.Disabled) fail('ORGANIZATION_DISABLED');
+    if (user.org_status === OrgStatus.Closed) fail('ORGANIZATION_CLOSED');
     if (user.org_type === OrgType.Lab && user.org_review_status === ReviewStatus.Pending) fail('LAB_PENDING_REVIEW');
     if (user.org_review_status === ReviewStatus.Rejected) fail('LAB_REJECTED');
 

@@ -103,6 +103,15 @@ export const casesRepository = {
     return rows[0];
   },
 
+  /** A live case of the organization by its id (what a share names). */
+  async findById(db: Queryable, orgId: number, id: number) {
+    const rows = await db.query<CaseRow>(
+      `${SELECT} WHERE c.organization_id = $1 AND c.id = $2 AND c.deleted_at IS NULL`,
+      [orgId, id],
+    );
+    return rows[0];
+  },
+
   async insert(
     db: Queryable,
     c: {

@@ -77,6 +77,21 @@ export class CasesService {
     return { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) };
   }
 
+  /** The id of a live case of the organization, or 404 (a share names the case by it). */
+  async idOf(orgId: number, code: string): Promise<number> {
+    const row = await casesRepository.find(this.db, orgId, code);
+    if (!row) fail('NOT_FOUND');
+    return Number(row.id);
+  }
+
+  /** A live case with its files, for a share of it; undefined once it is gone or in the recycle bin. */
+  async shared(orgId: number, caseId: number) {
+    const row = await casesRepository.findById(this.db, orgId, caseId);
+    if (!row) return undefined;
+    const files = await filesRepository.byCase(this.db, caseId);
+    return { row, files: files.map(toCaseFile) };
+  }
+
   private async fields(orgId: number, input: CaseInput) {
     const dentistId = input.dentistId ? Number(input.dentistId) : null;
     if (dentistId) {

@@ -34,40 +34,42 @@ function parseRange(header: string | undefined, size: number) {
   return start <= end && start < size ? { start, end } : 'invalid';
 }
 
-export function filesModule(files: FilesService, uploads: UploadsService, grants: UploadGrants): Module {
-  const stream = async (
-    reply: FastifyReply,
-    opened: Awaited<ReturnType<FilesService['openByLink']>>,
-    opts: { rangeHeader?: string; download: boolean; viewer: boolean },
-  ) => {
-    const { file, key, size } = opened;
-    const range = parseRange(opts.rangeHeader, size);
-    if (range === 'invalid') return reply.status(416).header('content-range', `bytes */${size}`).send();
-    // SVG can carry scripts: it is only ever a download. Others open inline unless a download is asked for.
-    const inline = !opts.viewer && !opts.download && INLINE.has(file.format);
+/** Sends a stored file (or its viewer version) with Range support; shared by the file links and share links. */
+export async function streamFile(
+  files: Pick<FilesService, 'read'>,
+  reply: FastifyReply,
+  opened: Awaited<ReturnType<FilesService['openByLink']>>,
+  opts: { rangeHeader?: string; download: boolean; viewer: boolean },
+) {
+  const { file, key, size } = opened;
+  const range = parseRange(opts.rangeHeader, size);
+  if (range === 'invalid') return reply.status(416).header('content-range', `bytes */${size}`).send();
+  // SVG can carry scripts: it is only ever a download. Others open inline unless a download is asked for.
+  const inline = !opts.viewer && !opts.download && INLINE.has(file.format);
+  reply
+    .header(
+      'content-type',
+      opts.viewer ? 'application/octet-stream' : (MIME[file.format] ?? 'application/octet-stream'),
+    )
+    .header(
+      'content-disposition',
+      `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(opts.viewer ? `${file.code}.mesh` : file.name)}`,
+    )
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private, max-age=300')
+    .header('content-security-policy', "default-src 'none'; sandbox");
+  if (range) {
     reply
-      .header(
-        'content-type',
-        opts.viewer ? 'application/octet-stream' : (MIME[file.format] ?? 'application/octet-stream'),
-      )
-      .header(
-        'content-disposition',
-        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(opts.viewer ? `${file.code}.mesh` : file.name)}`,
-      )
-      .header('accept-ranges', 'bytes')
-      .header('cache-control', 'private, max-age=300')
-      .header('content-security-policy', "default-src 'none'; sandbox");
-    if (range) {
-      reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('content-length', range.end - range.start + 1);
-      return reply.send(await files.read(key, range));
-    }
-    reply.header('content-length', size);
-    return reply.send(await files.read(key));
-  };
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', range.end - range.start + 1);
+    return reply.send(await files.read(key, range));
+  }
+  reply.header('content-length', size);
+  return reply.send(await files.read(key));
+}
 
+export function filesModule(files: FilesService, uploads: UploadsService, grants: UploadGrants): Module {
   return {
     publicRoutes(app) {
       // tus owns these requests end to end; the body is streamed to the store, never parsed.
@@ -102,7 +104,7 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
             request.query.exp,
             request.query.sig,
           );
-          return stream(reply, opened, {
+          return streamFile(files, reply, opened, {
             rangeHeader: request.headers.range,
             download: request.query.download === '1',
             viewer: false,
@@ -128,7 +130,11 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
             request.query.exp,
             request.query.sig,
           );
-          return stream(reply, opened, { rangeHeader: request.headers.range, download: false, viewer: true });
+          return streamFile(files, reply, opened, {
+            rangeHeader: request.headers.range,
+            download: false,
+            viewer: true,
+          });
         },
       );
     },

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import type { BlobStore } from '../../platform/storage.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
@@ -80,6 +80,21 @@ export class FilesService {
     return { file, key: file.storage_key, size: Number(file.size) };
   }
 
+  /**
+   * A file of a given case by code for a share's links (which the share's module has signed and checked): the
+   * original, or the viewer version (2007 while it is prepared); NOT_FOUND for a file of another case.
+   */
+  async openInCase(caseId: number, purpose: 'download' | 'viewer', fileCode: string) {
+    const file = await filesRepository.findByCode(this.db, fileCode);
+    if (!file || Number(file.case_id) !== caseId) fail('NOT_FOUND');
+    if (purpose === 'viewer') {
+      if (file.viewer_status === 'pending') fail('RESOURCE_PREPARING');
+      if (file.viewer_status !== 'ready' || !file.viewer_key) fail('NOT_FOUND');
+      return { file, key: file.viewer_key, size: (await this.store.size(file.viewer_key)) ?? 0 };
+    }
+    return { file, key: file.storage_key, size: Number(file.size) };
+  }
+
   read(key: string, range?: { start: number; end: number }) {
     return this.store.read(key, range);
   }
@@ -94,6 +109,18 @@ export class FilesService {
       return stored;
     });
     await this.blobs.delete(keys);
+  }
+
+  /**
+   * Counts bytes another module stores for the organization (report snapshots) in that module's transaction:
+   * refused as a whole when the storage is full.
+   */
+  async charge(tx: Queryable, orgId: number, bytes: number) {
+    await storageRepository.lock(tx, orgId);
+    const usage = await storageRepository.usage(tx, orgId);
+    if (usage.used + usage.reserved + bytes > (usage.quota ?? this.config.uploads.defaultQuotaBytes))
+      fail('INSUFFICIENT_STORAGE');
+    await storageRepository.add(tx, orgId, bytes);
   }
 
   async usage(orgId: number) {

@@ -12,6 +12,7 @@ import {
   OrderExportBody,
   OrderListQuery,
   OrderListResult,
+  RemakeOrderBody,
   RequiredFieldsQuery,
   RequiredFieldsResult,
   SaveRequiredFieldsBody,
@@ -96,6 +97,7 @@ export function ordersModule(orders: OrdersService): Module {
             permission: OrderPermission.Create,
             errors: [
               'NOT_FOUND',
+              'PARAM_INVALID',
               'PARTNER_NOT_ACCEPTED',
               'ORDER_FIELDS_REQUIRED',
               'DEVICE_LIMIT_DESIGNATED',
@@ -104,6 +106,24 @@ export function ordersModule(orders: OrdersService): Module {
           },
         },
         async (request) => ok(request, await orders.create(request.auth, request.body)),
+      );
+
+      app.post(
+        '/order/remake',
+        {
+          schema: {
+            tags: ['orders'],
+            summary:
+              'Ask for a remake of a shipped or completed order (reason, note): a new pending order at the same laboratory, linked to the original',
+            body: RemakeOrderBody,
+            response: { 200: envelope(OrderDetail) },
+          },
+          config: {
+            permission: OrderPermission.Create,
+            errors: ['NOT_FOUND', 'ORDER_REMAKE_NOT_ALLOWED', 'ORDER_REMAKE_EXISTS', 'PARTNER_NOT_ACCEPTED'],
+          },
+        },
+        async (request) => ok(request, await orders.remake(request.auth, request.body)),
       );
 
       app.post(

@@ -1,13 +1,18 @@
 import {
   canOrder,
+  canRemake,
   CASE_FOLLOWS_RANK,
   CASE_STATUS_BY_ORDER,
   missingPrescriptionFields,
+  prescriptionIssues,
   MSG_TYPES,
   OrgType,
   ORDER_TRANSITIONS,
   PartnerStatus,
+  REMAKE_SETTLED_AGAIN,
+  REMAKE_TRANSITION,
   type CreateOrderBody,
+  type RemakeOrderBody,
   type OrderAction,
   type PrescriptionField,
   type RequiredFieldRule,
@@ -20,6 +25,7 @@ import { t } from '../../platform/i18n.js';
 import { filesRepository } from '../files/files.repository.js';
 import { toCaseFile } from '../cases/cases.service.js';
 import { casesRepository } from '../cases/cases.repository.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
@@ -48,6 +54,7 @@ export function toSummary(r: OrderRow, side: Side) {
     shipDate: r.ship_date,
     trackingNumber: r.tracking_number,
     estimatedDeliveryDate: r.estimated_delivery_date,
+    product: r.product_code ? { productCode: r.product_code, name: r.product_name ?? '' } : null,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
@@ -59,6 +66,7 @@ export class OrdersService {
     private readonly db: Db,
     private readonly notifier: OrderNotifier,
     readonly attachments: OrderAttachments,
+    private readonly catalogue: CatalogueService,
   ) {}
 
   /** An order the caller's organization is a party to, or 404. */
@@ -72,6 +80,12 @@ export class OrdersService {
   /** Sends cases to a partner laboratory: one order per case, all or none. */
   async create(auth: AuthContext, body: CreateOrderBody) {
     if (sideOf(auth) !== 'clinic') fail('NO_PERMISSION');
+    // What no laboratory could make (a pontic with nothing to hold it, a bridge with a gap): refused at the item's field.
+    const [issue] = prescriptionIssues(body.teeth);
+    if (issue) {
+      const field = `teeth.${issue.index}.${issue.field}`;
+      fail('PARAM_INVALID', { field }, { field, reason: issue.reason });
+    }
     const lang = auth.user.language;
     const batch = newId();
     const ids = await this.db.transaction(async (tx) => {
@@ -91,7 +105,26 @@ export class OrdersService {
         workType: r.work_type,
         fields: r.fields,
       })) as RequiredFieldRule[];
-      const [missing] = missingPrescriptionFields(rules, body);
+      // A catalogue product: its work type joins the order's, its required fields join the laboratory's rules, its
+      // materials are the only ones the teeth may name, and its turnaround sets the estimated delivery date.
+      const terms = body.productCode
+        ? await this.catalogue.orderTerms(tx, Number(p.lab_organization_id), body.productCode)
+        : null;
+      let workTypes = body.workTypes;
+      if (terms) {
+        const { product } = terms;
+        if (!workTypes.includes(product.workType)) workTypes = [...workTypes, product.workType];
+        if (product.requiredFields.length) rules.push({ workType: product.workType, fields: product.requiredFields });
+        const offered = product.materials;
+        const strayAt = body.teeth.findIndex(
+          (tooth) => tooth.material && offered.length && !offered.includes(tooth.material),
+        );
+        if (strayAt >= 0) {
+          const field = `teeth.${strayAt}.material`;
+          fail('PARAM_INVALID', { field }, { field });
+        }
+      }
+      const [missing] = missingPrescriptionFields(rules, { ...body, workTypes });
       if (missing) {
         throw new AppError(
           'ORDER_FIELDS_REQUIRED',
@@ -100,7 +133,7 @@ export class OrdersService {
             workType: t(lang, `treatment.${missing.workType}`),
             fields: missing.fields.map((f) => t(lang, `prescriptionField.${f}`)).join(', '),
           },
-          { missing: missingPrescriptionFields(rules, body) },
+          { missing: missingPrescriptionFields(rules, { ...body, workTypes }) },
         );
       }
       const cases = await tx.query<{ id: number; code: string }>(
@@ -120,8 +153,9 @@ export class OrdersService {
       const made: number[] = [];
       for (const c of cases) {
         const [o] = await tx.query<{ id: number }>(
-          `INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, requested_delivery_date, memo, share_patient_name, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+          `INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, requested_delivery_date, memo, share_patient_name, created_by,
+                               product_id, estimated_delivery_date)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
           [
             newCode('o'),
             auth.organizationId,
@@ -129,12 +163,14 @@ export class OrdersService {
             p.id,
             c.id,
             body.orderType,
-            body.workTypes,
+            workTypes,
             JSON.stringify(body.teeth),
             body.requestedDeliveryDate ?? null,
             body.memo ?? null,
             body.sharePatientName,
             auth.userId,
+            terms?.productId ?? null,
+            terms?.estimatedDeliveryDate ?? null,
           ],
         );
         const orderId = Number(o!.id);
@@ -156,6 +192,59 @@ export class OrdersService {
     void this.notifier.mailBatch(batch);
     const rows = await ordersRepository.findByIds(this.db, ids);
     return { list: await Promise.all(rows.map((r) => this.detailOf(auth, r, 'clinic'))) };
+  }
+
+  /**
+   * A remake (REMAKE_TRANSITION): the clinic asks the laboratory to make a shipped or completed order again. A new
+   * pending order at the same laboratory carries the case and the prescription; the original keeps its status and an
+   * event naming the remake, the remake's first event names the original. The laboratory is told as of a new order.
+   */
+  async remake(auth: AuthContext, body: RemakeOrderBody) {
+    if (sideOf(auth) !== 'clinic') fail('NO_PERMISSION');
+    const note = body.note?.trim() || null;
+    const batch = newId();
+    const id = await this.db.transaction(async (tx) => {
+      const o = await ordersRepository.lockForClinic(tx, auth.organizationId, body.orderCode);
+      if (!o) fail('NOT_FOUND');
+      if (!canRemake(o.status, 'clinic')) fail('ORDER_REMAKE_NOT_ALLOWED');
+      const standing = await ordersRepository.standingRemake(tx, Number(o.id), REMAKE_SETTLED_AGAIN);
+      if (standing) fail('ORDER_REMAKE_EXISTS', { order: standing.code });
+      if (o.partnership_status !== PartnerStatus.Accepted) fail('PARTNER_NOT_ACCEPTED');
+      const made = await ordersRepository.insertRemake(tx, {
+        code: newCode('o'),
+        originalId: Number(o.id),
+        reason: body.reason,
+        note,
+        userId: auth.userId,
+      });
+      // A case in the bin cannot be sent again, as order/create answers for it.
+      if (!made) fail('NOT_FOUND');
+      const remakeId = Number(made.id);
+      const actor = { reason: note, userId: auth.userId, orgId: auth.organizationId };
+      await ordersRepository.event(tx, {
+        ...actor,
+        orderId: remakeId,
+        action: 'remake',
+        from: null,
+        to: REMAKE_TRANSITION.to,
+        linkedOrderId: Number(o.id),
+      });
+      await ordersRepository.event(tx, {
+        ...actor,
+        orderId: Number(o.id),
+        action: 'remakeRequested',
+        from: o.status,
+        to: o.status,
+        linkedOrderId: remakeId,
+      });
+      await ordersRepository.touchScorecard(tx, Number(o.lab_organization_id));
+      await this.caseFollows(tx, Number(made.case_id));
+      await this.notifier.record(tx, [remakeId], 'remake', auth.organizationId, { original: o.code }, batch);
+      return remakeId;
+    });
+    void this.notifier.mailBatch(batch);
+    const [row] = await ordersRepository.findByIds(this.db, [id]);
+    return this.detailOf(auth, row!, 'clinic');
   }
 
   /**
@@ -192,13 +281,16 @@ export class OrdersService {
           );
           if (!o) fail('NOT_FOUND');
           if (!canOrder(body.action, o.status, side, o.processing)) {
+            // The status as the caller reads it, never its key.
             throw new AppError(
               'ORDER_TRANSITION',
-              { action: body.action, status: o.status },
+              { status: t(auth.user.language, `export:status.${o.status}`) },
               { status: o.status, action: body.action },
             );
           }
           const to = ORDER_TRANSITIONS[body.action].to;
+          // The scorecard reads the due date the laboratory shipped against, before the shipping update sets its own.
+          if (shipping) await ordersRepository.tallyShipment(tx, Number(o.id));
           await tx.query(
             `UPDATE orders SET status = $2, processing = CASE WHEN $3 THEN true ELSE processing END, updated_at = now(),
                     tracking_number = COALESCE($4, tracking_number), ship_date = COALESCE($5::date, ship_date),
@@ -213,6 +305,9 @@ export class OrdersService {
               shipping ? (body.estimatedDeliveryDate ?? null) : null,
             ],
           );
+          // A remake canceled before the laboratory took it was withdrawn: it leaves the laboratory's scorecard.
+          if (o.remake_of !== null && to === 'canceled')
+            await ordersRepository.touchScorecard(tx, Number(o.lab_organization_id));
           await ordersRepository.event(tx, {
             orderId: Number(o.id),
             action: body.action,
@@ -262,6 +357,8 @@ export class OrdersService {
     }
     // Cases are locked in one order (by id, as the sending of several cases does), so such transactions never wait on
     // each other in a circle.
+    const withdrawn = pending.find((o) => o.remake_of !== null);
+    if (withdrawn) await ordersRepository.touchScorecard(tx, Number(withdrawn.lab_organization_id));
     const caseIds = [...new Set(pending.map((o) => Number(o.case_id)))].sort((a, b) => a - b);
     for (const caseId of caseIds) await this.caseFollows(tx, caseId);
     const batch = newId();
@@ -299,13 +396,30 @@ export class OrdersService {
     return { total, list: rows.map((r) => toSummary(r, side)) };
   }
 
+  /**
+   * An order for a share made by one of its parties: the summary as that side sees it (the laboratory never has the
+   * patient's name unless the clinic shares it) and the case's files; undefined once the order or its case is gone.
+   */
+  async shared(orgId: number, orderId: number) {
+    const row = await ordersRepository.findForParty(this.db, orgId, orderId);
+    if (!row) return undefined;
+    const files = await filesRepository.byCase(this.db, row.case_id);
+    const side: Side = Number(row.clinic_organization_id) === orgId ? 'clinic' : 'lab';
+    return { summary: toSummary(row, side), caseId: Number(row.case_id), files: files.map(toCaseFile) };
+  }
+
+  /** The id of an order the caller's organization is a party to, or 404 (a share names the order by it). */
+  async idOf(auth: AuthContext, orderCode: string): Promise<number> {
+    return Number((await this.findForCaller(auth, orderCode)).order.id);
+  }
+
   async detail(auth: AuthContext, orderCode: string) {
     const { order, side } = await this.findForCaller(auth, orderCode);
     return this.detailOf(auth, order, side);
   }
 
   private async detailOf(auth: AuthContext, r: OrderRow, side: Side) {
-    const [events, files, attachments, [unread]] = await Promise.all([
+    const [events, files, attachments, [unread], links] = await Promise.all([
       ordersRepository.events(this.db, r.id),
       filesRepository.byCase(this.db, r.case_id),
       this.attachments.listByOrder(this.db, r.id),
@@ -313,6 +427,7 @@ export class OrdersService {
         'SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL',
         [auth.userId, r.id, MSG_TYPES.orderMessage],
       ),
+      ordersRepository.remakeLinks(this.db, { id: Number(r.id), remake_of: r.remake_of }),
     ]);
     return {
       ...toSummary(r, side),
@@ -327,10 +442,16 @@ export class OrdersService {
         actorName: e.actor ?? '',
         actorOrganization: e.org ?? '',
         at: new Date(e.created_at).toISOString(),
+        linkedOrderCode: e.linked_order_code,
       })),
       files: files.map(toCaseFile),
       attachments: attachments.map((a) => toAttachment(a, auth.organizationId)),
       unreadMessages: unread?.count ?? 0,
+      remakeOf:
+        links.originalCode && r.remake_reason
+          ? { orderCode: links.originalCode, reason: r.remake_reason, note: r.remake_note }
+          : null,
+      remakes: links.remakes.map((m) => ({ orderCode: m.code, reason: m.remake_reason, status: m.status })),
     };
   }
 

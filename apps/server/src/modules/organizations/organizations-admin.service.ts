@@ -1,4 +1,5 @@
 import { OrgStatus, OrgType, type OrganizationListQuery } from '@portal/contracts';
+import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { organizationsRepository } from './organizations.repository.js';
@@ -9,7 +10,10 @@ import { organizationsRepository } from './organizations.repository.js';
  * sign-in, and its scanners stop (device tokens resolve through the organization too).
  */
 export class OrganizationsAdminService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+  ) {}
 
   async list(q: OrganizationListQuery) {
     const rows = await organizationsRepository.list(this.db, {
@@ -32,6 +36,12 @@ export class OrganizationsAdminService {
         users: r.users,
         storageUsedBytes: Number(r.used_bytes ?? 0),
         createdAt: new Date(r.created_at).toISOString(),
+        closedAt: r.closed_at ? new Date(r.closed_at).toISOString() : null,
+        purgeAfter: r.closed_at
+          ? new Date(
+              new Date(r.closed_at).getTime() + this.config.closedOrganizationRetentionDays * 86_400_000,
+            ).toISOString()
+          : null,
       })),
     };
   }
@@ -44,6 +54,8 @@ export class OrganizationsAdminService {
       if (rows.length !== unique.length) fail('NOT_FOUND');
       // The portal's own organization holds the super administrator: disabling it would lock everyone out.
       if (rows.some((r) => r.type === OrgType.Inner)) fail('CANNOT_CHANGE_SELF');
+      // A closed organization comes back only through a restore.
+      if (rows.some((r) => r.status === OrgStatus.Closed)) fail('NOT_FOUND');
       const ids = rows.map((r) => Number(r.id));
       const changed = await organizationsRepository.setStatus(tx, ids, status);
       if (status === OrgStatus.Disabled)

@@ -118,9 +118,10 @@ export const organizationsRepository = {
       users: number;
       used_bytes: string | null;
       created_at: Date;
+      closed_at: Date | null;
       total: number;
     }>(
-      `SELECT o.code, o.name, o.type, o.region, o.status, o.review_status, o.created_at, s.used_bytes,
+      `SELECT o.code, o.name, o.type, o.region, o.status, o.review_status, o.created_at, o.closed_at, s.used_bytes,
               (SELECT count(*)::int FROM users u WHERE u.organization_id = o.id AND u.deleted_at IS NULL) AS users,
               count(*) OVER ()::int AS total
          FROM organizations o LEFT JOIN storage_accounts s ON s.organization_id = o.id

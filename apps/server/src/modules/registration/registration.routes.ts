@@ -51,61 +51,41 @@ export function registrationModule(
         },
       );
 
-      app.post(
-        '/user/regist',
+      // Two ways in (spec §2: a quick registration and one with the business details), one rule.
+      const registerErrors = [
+        'AGREEMENTS_REQUIRED',
+        'PASSWORD_RULE',
+        'PASSWORDS_DONT_MATCH',
+        'ACCOUNT_TAKEN',
+        'EMAIL_TAKEN',
+        'PHONE_TAKEN',
+      ] as const;
+      const registrationRoutes = [
+        { url: '/user/regist', body: RegisterBody, summary: 'Register a clinic or laboratory with its administrator' },
         {
-          schema: {
-            tags: ['registration'],
-            summary: 'Register a clinic or laboratory with its administrator',
-            body: RegisterBody,
-            response: { 200: envelope(RegisterResult) },
-          },
-          config: {
-            ...limited,
-            errors: [
-              'AGREEMENTS_REQUIRED',
-              'PASSWORD_RULE',
-              'PASSWORDS_DONT_MATCH',
-              'ACCOUNT_TAKEN',
-              'EMAIL_TAKEN',
-              'PHONE_TAKEN',
-            ],
-          },
+          url: '/company/companyRegist',
+          body: CompanyRegisterBody,
+          summary: 'Register an organization with its business details and administrator',
         },
-        async (request, reply) => {
-          const result = await registration.register(request.body);
-          p.demoMailbox.grantAddress(request, reply, request.body.email);
-          return ok(request, result);
-        },
-      );
-
-      app.post(
-        '/company/companyRegist',
-        {
-          schema: {
-            tags: ['registration'],
-            summary: 'Register an organization with its business details and administrator',
-            body: CompanyRegisterBody,
-            response: { 200: envelope(RegisterResult) },
+      ] as const;
+      for (const route of registrationRoutes)
+        app.post(
+          route.url,
+          {
+            schema: {
+              tags: ['registration'],
+              summary: route.summary,
+              body: route.body,
+              response: { 200: envelope(RegisterResult) },
+            },
+            config: { ...limited, errors: [...registerErrors] },
           },
-          config: {
-            ...limited,
-            errors: [
-              'AGREEMENTS_REQUIRED',
-              'PASSWORD_RULE',
-              'PASSWORDS_DONT_MATCH',
-              'ACCOUNT_TAKEN',
-              'EMAIL_TAKEN',
-              'PHONE_TAKEN',
-            ],
+          async (request, reply) => {
+            const result = await registration.register(request.body);
+            p.demoMailbox.grantAddress(request, reply, request.body.email);
+            return ok(request, result);
           },
-        },
-        async (request, reply) => {
-          const result = await registration.register(request.body);
-          p.demoMailbox.grantAddress(request, reply, request.body.email);
-          return ok(request, result);
-        },
-      );
+        );
 
       app.post(
         '/user/email.confirm',

@@ -1,5 +1,6 @@
 import {
   AGREEMENT_TYPES,
+  defaultToothNumbering,
   EMAIL_CONFIRM_VALIDITY_HOURS,
   OrgType,
   ReviewStatus,
@@ -98,6 +99,7 @@ export class RegistrationService {
           isOrgAdmin: true,
           language: input.language,
           passwordHash,
+          toothNumberingSystem: defaultToothNumbering(input.region, input.country),
         });
         // Ticking the boxes on the form is reading the agreements in force.
         await agreementsRepository.markRead(tx, id, [...AGREEMENT_TYPES]);

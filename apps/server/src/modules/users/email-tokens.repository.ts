@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import { newToken, sha256 } from '../../platform/crypto.js';
 import { fail } from '../../platform/errors.js';
 
-export type EmailTokenPurpose = 'confirm_email' | 'reset_password' | 'set_password';
+export type EmailTokenPurpose = 'confirm_email' | 'reset_password' | 'set_password' | 'change_email';
 
 /** One-time, expiring links. The raw token goes into the link; only its hash is stored. */
 export const emailTokens = {

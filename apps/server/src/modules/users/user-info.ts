@@ -22,6 +22,7 @@ export function toUserInfo(u: UserWithOrgRow): UserInfo {
     receiveEmail: u.receive_email,
     language: normalizeLanguage(u.language),
     accountChanged: u.account_changed,
+    improvementPlan: u.improvement_plan,
     createdAt: iso(u.created_at),
     updatedAt: iso(u.updated_at),
     role: { code: u.role_code, name: u.role_name },

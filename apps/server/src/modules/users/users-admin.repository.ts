@@ -39,6 +39,16 @@ const FROM = `users u JOIN organizations o ON o.id = u.organization_id JOIN role
 
 /** Users as administrators manage them; deleted users are never listed. `orgId` null: every organization. */
 export const usersAdminRepository = {
+  /** Where an organization works: its users' tooth numbering follows it. */
+  async organizationPlace(db: Queryable, orgId: number) {
+    const [row] = await db.query<{ region: string; country: string | null }>(
+      `SELECT region, country
+         FROM organizations
+        WHERE id = $1`,
+      [orgId],
+    );
+    return row ?? { region: '', country: null };
+  },
   async list(db: Queryable, orgId: number | null, q: UserListQuery & { roleId?: number }) {
     const where = ['u.deleted_at IS NULL'];
     const params: unknown[] = [];

@@ -1,5 +1,12 @@
 import { hashPassword, newCode, newToken } from '../../platform/crypto.js';
-import { OrgType, UserStatus, type ManagedUser, type SaveUserBody, type UserListQuery } from '@portal/contracts';
+import {
+  defaultToothNumbering,
+  OrgType,
+  UserStatus,
+  type ManagedUser,
+  type SaveUserBody,
+  type UserListQuery,
+} from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
@@ -108,6 +115,7 @@ export class UsersAdminService {
     const role = await this.roles.assignableRole(auth, body.roleCode, org);
     const userCode = newCode('u');
     const token = newToken();
+    const place = await usersAdminRepository.organizationPlace(this.db, org.id);
     await this.db.transaction(async (tx) => {
       await this.assertFree(tx, body);
       const id = await usersRepository.insert(tx, {
@@ -123,6 +131,7 @@ export class UsersAdminService {
         language: auth.user.language,
         // Nobody knows this password: the user sets theirs from the mail.
         passwordHash: await hashPassword(newToken()),
+        toothNumberingSystem: defaultToothNumbering(place.region, place.country),
       });
       await usersRepository.update(tx, id, { nickname: body.nickname || null, gender: body.gender ?? null });
       await emailTokens.issueRaw(tx, id, 'set_password', SET_PASSWORD_VALIDITY_HOURS * 60, token);

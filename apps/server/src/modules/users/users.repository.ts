@@ -1,3 +1,4 @@
+import type { ToothNumberingSystem } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export interface UserRow {
@@ -20,6 +21,8 @@ export interface UserRow {
   receive_email: boolean;
   language: string;
   account_changed: boolean;
+  pending_email: string | null;
+  improvement_plan: boolean;
   password_hash: string;
   created_at: Date;
   updated_at: Date;
@@ -99,11 +102,13 @@ export const usersRepository = {
       language: string;
       passwordHash: string;
       forceChangePassword?: boolean;
+      toothNumberingSystem?: ToothNumberingSystem;
     },
   ): Promise<number> {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO users (user_code, account, email, phone, display_name, organization_id, role_id, status, is_org_admin, language, password_hash, force_change_password)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+      `INSERT INTO users (user_code, account, email, phone, display_name, organization_id, role_id, status, is_org_admin, language, password_hash, force_change_password,
+                          tooth_numbering_system)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
       [
         u.userCode,
         u.account,
@@ -117,6 +122,7 @@ export const usersRepository = {
         u.language,
         u.passwordHash,
         u.forceChangePassword ?? false,
+        u.toothNumberingSystem ?? 'fdi',
       ],
     );
     return Number(row!.id);

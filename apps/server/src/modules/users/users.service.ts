@@ -34,6 +34,11 @@ export class UsersService {
       msgReceiveType?: string;
     },
   ) {
+    // Text messages go to the phone number of account info: choosing them needs one.
+    if (input.msgReceiveType === 'sms') {
+      const phone = input.phone ?? (await usersRepository.findById(this.db, userId))?.phone;
+      if (!phone) fail('PARAM_INVALID', { field: 'msgReceiveType' }, { field: 'msgReceiveType' });
+    }
     if (input.phone) {
       const [other] = await this.db.query(`SELECT 1 FROM users WHERE phone = $1 AND id <> $2`, [input.phone, userId]);
       if (other) fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });

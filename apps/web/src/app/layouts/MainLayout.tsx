@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Dropdown, Layout, Menu } from 'antd';
+import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from 'antd';
 import type { MenuProps } from 'antd';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
 import { BREAKPOINTS, OrgType, OWN_SPACE_MENU, type Language, type MenuItem } from '@portal/contracts';
 import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 import { updateUser } from '../../features/ownSpace/api/updateUser';
+import { UsageTracker, WhatsNewButton } from '../../features/whatsnew';
 import { LangSwitch } from '../../components/LangSwitch';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { useAppConfig } from '../../lib/appConfig';
@@ -157,12 +158,27 @@ export default function MainLayout() {
             onClick={() => (drawerMode ? setDrawerOpen(true) : setCollapsed(!collapsed))}
           />
           <div className="header-spacer" />
+          <UsageTracker />
+          <WhatsNewButton />
           {showBell ? <NotificationBell /> : null}
           {/* The account's language follows, so mails arrive in it too. */}
           <LangSwitch onChange={(lang) => void updateUser({ language: lang as Language }).catch(() => undefined)} />
           <ThemeSwitch />
           <Dropdown menu={{ items: userItems }} trigger={['click']} placement="bottomRight">
-            <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+            <Button
+              type="text"
+              data-testid="user-menu"
+              aria-label={vp.phone ? user?.displayName : undefined}
+              icon={
+                <Avatar
+                  size="small"
+                  src={user?.avatar ?? undefined}
+                  icon={<UserOutlined aria-hidden />}
+                  alt=""
+                  data-testid="header-avatar"
+                />
+              }
+            >
               {vp.phone ? null : user?.displayName}
             </Button>
           </Dropdown>

@@ -3,11 +3,17 @@
  * of the start-up bundle. Fetching and decoding run in one worker, drawing in another (engine.ts, render.worker.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { Button, Progress } from 'antd';
-import { CameraOutlined, ExpandOutlined } from '@ant-design/icons';
+import { Button, Progress, Segmented } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CameraOutlined, ExpandOutlined, PictureOutlined } from '@ant-design/icons';
 import { ViewerEngine } from './engine';
 import { overallProgress, serializeInit } from './fit';
-import type { ModelViewerModel, ModelViewerProps, WorkerRequest, WorkerResponse } from './types';
+import type { Vec3 } from './fit';
+import type { ModelViewerModel, ModelViewerProps, ViewerJaw, WorkerRequest, WorkerResponse } from './types';
+
+/** Where a report's snapshot is taken from: the upper arch from below, the lower from above, the bite from the front. */
+const VIEW_DIRECTIONS: Record<ViewerJaw, Vec3> = { upper: [0, -0.3, -1], lower: [0, -0.3, 1], bite: [0, -1, 0.3] };
+const VIEWS: ViewerJaw[] = ['upper', 'lower', 'bite'];
 
 type LoadState =
   | { status: 'loading'; loaded: number; total: number }
@@ -25,7 +31,9 @@ export default function ModelViewer({
   className,
   onError,
   screenshotName = 'scan',
+  onSnapshot,
 }: ModelViewerProps) {
+  const { t: tCheck } = useTranslation('systemCheck');
   const hostRef = useRef<HTMLDivElement>(null);
   // State (not a ref), so the loading effect runs once the engine exists, not once before and again after.
   const [viewer, setViewer] = useState<{ engine: ViewerEngine; decoder: Worker } | null>(null);
@@ -125,6 +133,28 @@ export default function ModelViewer({
 
   const fit = useCallback(() => engine?.fit(true), [engine]);
 
+  const [view, setView] = useState<ViewerJaw>('bite');
+  const [capturing, setCapturing] = useState(false);
+  const chooseView = useCallback(
+    (v: ViewerJaw) => {
+      setView(v);
+      // A jaw's view shows that jaw's scans (and scans of no jaw); the bite shows them all.
+      for (const m of models) toggle(m.id, v === 'bite' || !m.jaw || m.jaw === v);
+      engine?.lookFrom(VIEW_DIRECTIONS[v]);
+    },
+    [engine, models, toggle],
+  );
+  const snapshot = useCallback(async () => {
+    if (!engine || !onSnapshot) return;
+    setCapturing(true);
+    try {
+      const blob = await engine.screenshot();
+      if (blob) await onSnapshot(blob, view);
+    } finally {
+      setCapturing(false);
+    }
+  }, [engine, onSnapshot, view]);
+
   const screenshot = useCallback(async () => {
     const blob = await engine?.screenshot();
     if (!blob) return;
@@ -199,6 +229,29 @@ export default function ModelViewer({
         <Button size="small" icon={<ExpandOutlined />} data-testid="viewer-fit" onClick={fit} disabled={!anyReady}>
           {t('viewer.fit')}
         </Button>
+        {onSnapshot ? (
+          <>
+            <Segmented
+              size="small"
+              aria-label={t('viewer.view')}
+              data-testid="viewer-view"
+              value={view}
+              onChange={(v) => chooseView(v)}
+              options={VIEWS.map((v) => ({ value: v, label: t(`viewer.${v}`) }))}
+            />
+            <Button
+              size="small"
+              type="primary"
+              icon={<PictureOutlined aria-hidden />}
+              data-testid="viewer-snapshot"
+              loading={capturing}
+              onClick={() => void snapshot()}
+              disabled={!anyReady}
+            >
+              {t('viewer.snapshot')}
+            </Button>
+          </>
+        ) : null}
         <Button
           size="small"
           icon={<CameraOutlined />}
@@ -225,7 +278,10 @@ export default function ModelViewer({
             <span
               style={{ color: '#cf1322', background: 'rgba(255,255,255,0.85)', padding: '4px 10px', borderRadius: 4 }}
             >
-              {t('viewer.failed')}
+              {t('viewer.failed')} {/* Whether this browser can show 3D at all: the system check tells. */}
+              <a href="/system-check" target="_blank" rel="noopener" data-testid="viewer-system-check">
+                {tCheck('viewerLink')}
+              </a>
             </span>
           </div>
         )}

@@ -28,6 +28,8 @@ export class ViewerEngine {
   private screenshotId = 0;
   private gen = 0;
   private userMoved = false;
+  /** The direction chosen with lookFrom, used by fits until the user turns the model. */
+  private direction: Vec3 | null = null;
   private disposed = false;
 
   /**
@@ -72,6 +74,7 @@ export class ViewerEngine {
 
   private onUserStart = () => {
     this.userMoved = true;
+    this.direction = null;
   };
 
   private sendCamera = () => {
@@ -123,14 +126,24 @@ export class ViewerEngine {
 
   /** Frames the visible meshes (all meshes when none is visible), keeping the current viewing direction after the first fit. */
   fit(keepDirection = this.userMoved): void {
-    const visible = [...this.meshes].filter(([id]) => !this.hidden.has(id));
-    const box = unionBounds((visible.length ? visible : [...this.meshes]).map(([, b]) => b));
-    if (!box) return;
-    let dir: Vec3 = DEFAULT_VIEW_DIRECTION;
+    let dir: Vec3 = this.direction ?? DEFAULT_VIEW_DIRECTION;
     if (keepDirection) {
       const d = this.camera.position.clone().sub(this.controls.target);
       if (d.lengthSq() > 0) dir = [d.x, d.y, d.z];
     }
+    this.frame(dir);
+  }
+
+  /** Looks at the visible meshes from a direction (a report's upper, lower or bite view); later loads keep it. */
+  lookFrom(direction: Vec3): void {
+    this.direction = direction;
+    this.frame(direction);
+  }
+
+  private frame(dir: Vec3): void {
+    const visible = [...this.meshes].filter(([id]) => !this.hidden.has(id));
+    const box = unionBounds((visible.length ? visible : [...this.meshes]).map(([, b]) => b));
+    if (!box) return;
     const v = computeFitView(box, this.camera.fov, this.camera.aspect, dir);
     this.controls.target.set(...v.target);
     this.camera.position.set(...v.position);

@@ -25,6 +25,12 @@ export interface ModelViewerProps {
   onError?: (modelId: string, message: string) => void;
   /** File name prefix of screenshots (default "scan"). */
   screenshotName?: string;
+  /**
+   * Offers report snapshots: a choice of view (upper, lower, bite: which scans show and where from) and a button
+   * that hands the current frame as a PNG to this callback instead of downloading it. Keys: viewer.view,
+   * viewer.upper, viewer.lower, viewer.bite, viewer.snapshot.
+   */
+  onSnapshot?: (png: Blob, view: ViewerJaw) => void | Promise<void>;
 }
 
 export interface Box3Like {

@@ -42,7 +42,7 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
 }
 
 export default function LoginPage() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'systemCheck']);
   const cfg = useAppConfig();
   const [params] = useSearchParams();
   const [values, setValues] = useState<Values>({ account: '', password: '', saveLogin: false, captchaCode: '' });
@@ -188,6 +188,9 @@ export default function LoginPage() {
         </Link>
         <Link to="/forget-pass-account" data-testid="login-forgot">
           {t('login.forgot')}
+        </Link>
+        <Link to="/system-check" data-testid="login-system-check">
+          {t('systemCheck:link')}
         </Link>
         {cfg.demoMode ? (
           <Link to="/mailbox" data-testid="login-mailbox">

@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FILE_KINDS } from '@portal/contracts';
+import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { invalidateWork } from '../../orders/api/keys';
@@ -25,6 +26,8 @@ import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders';
+import { SharesCard } from '../../shares';
+import { CaseReportsCard } from '../../reports';
 import { downloadUrl } from '../../../lib/download';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
@@ -114,7 +117,7 @@ export default function CaseDetailPage() {
         }
         extra={
           <Space wrap>
-            <SendToLabButton caseCodes={[c.caseCode]} treatments={c.treatments} />
+            <SendToLabButton caseCodes={[c.caseCode]} treatments={c.treatments} cases={[c]} />
             <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>
@@ -159,6 +162,10 @@ export default function CaseDetailPage() {
           </Descriptions.Item>
         </Descriptions>
       </Card>
+
+      <Access permission="report:view">
+        <CaseReportsCard caseCode={c.caseCode} />
+      </Access>
 
       <Card title={t('upload.title')}>
         <CaseUploader caseCode={c.caseCode} />
@@ -263,6 +270,8 @@ export default function CaseDetailPage() {
           );
         })}
       </Card>
+
+      <SharesCard resourceType="case" resourceCode={c.caseCode} />
 
       <FileViewerModal
         files={viewing}

@@ -216,6 +216,7 @@ export default function CaseListPage() {
         <SendToLabButton
           caseCodes={selected}
           treatments={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode)).flatMap((c) => c.treatments)}
+          cases={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode))}
           onSent={() => setSelected([])}
         />
         {selected.length ? (

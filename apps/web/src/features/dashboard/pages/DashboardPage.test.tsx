@@ -46,6 +46,7 @@ const order = (
   shipDate: null,
   trackingNumber: null,
   estimatedDeliveryDate: null,
+  product: null,
   createdAt: '2026-11-20T10:00:00Z',
   updatedAt: '2026-11-20T10:00:00Z',
 });

@@ -23,6 +23,8 @@ import { OrgType, type UserInfo } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
 import { CASE_STATUS_COLORS, caseDetailPath } from '../../cases';
 import { ORDER_STATUS_COLORS, orderDetailPath } from '../../orders';
+import { OwnScorecard } from '../../scorecards';
+import { Access } from '../../../components/Access';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 import { roleLabel } from '../../../lib/roles';
@@ -316,8 +318,14 @@ function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
             <Col xs={24} xxl={12}>
               <RecentCases rows={d?.recentCases ?? []} loading={!d && index.isFetching} />
             </Col>
-          ) : null}
-          <Col xs={24} xxl={side === 'clinic' ? 12 : 24}>
+          ) : (
+            <Access permission="order:view">
+              <Col xs={24} xxl={12}>
+                <OwnScorecard />
+              </Col>
+            </Access>
+          )}
+          <Col xs={24} xxl={12}>
             <RecentOrders side={side} rows={d?.recentOrders ?? []} loading={!d && index.isFetching} />
           </Col>
         </Row>

@@ -13,6 +13,8 @@ import { nextPopup, notificationArrived } from '../lib/latest';
 const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
 const NotificationPopup = lazy(() => import('./NotificationPopup'));
 
+const COUNT_RED = '#cf1322';
+
 /**
  * The header bell (clinic and laboratory users): the unread count, polled every 15 s while the tab is
  * visible and on focus; a pop-up for each notification newer than the last one this tab saw; the
@@ -73,7 +75,8 @@ export function NotificationBell() {
               height: 18,
               padding: '0 5px',
               borderRadius: 9,
-              background: token.colorError,
+              // The same dark red in both themes: white counts read 5.6:1 on it (the dark theme's lighter red only 3.4).
+              background: COUNT_RED,
               color: '#fff',
               fontSize: 11,
               fontWeight: 600,

@@ -24,7 +24,7 @@ export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) 
     <Button
       size="small"
       type="link"
-      icon={<PaperClipOutlined />}
+      icon={<PaperClipOutlined aria-hidden />}
       loading={busy}
       data-testid={`attachment-${attachment.code}`}
       onClick={() => void open()}

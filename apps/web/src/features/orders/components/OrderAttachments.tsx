@@ -45,7 +45,7 @@ export function OrderAttachments({
     <div data-testid="order-attachments">
       <Space style={{ marginBottom: 12 }} wrap>
         <Button
-          icon={<UploadOutlined />}
+          icon={<UploadOutlined aria-hidden />}
           loading={upload.isPending}
           data-testid="order-attachment-upload"
           onClick={() => input.current?.click()}

@@ -49,7 +49,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
               {models.length > 1 ? (
                 <Button
                   size="small"
-                  icon={<EyeOutlined />}
+                  icon={<EyeOutlined aria-hidden />}
                   data-testid="order-file-view-models"
                   onClick={() => setViewing(models)}
                 >
@@ -72,7 +72,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
                   <Space wrap>
                     <Button
                       size="small"
-                      icon={<EyeOutlined />}
+                      icon={<EyeOutlined aria-hidden />}
                       disabled={!isViewable(f)}
                       data-testid={`order-file-open-${f.fileCode}`}
                       onClick={() => setViewing([f])}
@@ -81,7 +81,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
                     </Button>
                     <Button
                       size="small"
-                      icon={<DownloadOutlined />}
+                      icon={<DownloadOutlined aria-hidden />}
                       disabled={f.uploadTag === 'uploading' || f.uploadTag === 'uploadFail'}
                       data-testid={`order-file-download-${f.fileCode}`}
                       onClick={() => void download(f)}

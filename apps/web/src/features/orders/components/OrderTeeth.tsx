@@ -4,13 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { toothLabel, type ToothNumberingSystem } from '@portal/contracts';
 import type { ToothItem } from '../api/types';
 import { sortTeeth } from '../lib/teeth';
-import { ToothChart } from './ToothChart';
+import { ToothChart, ToothChartLegend } from './ToothChart';
 
 const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
+
+const unitOf = (r: ToothItem) => (r.bridgeGroup !== undefined && r.unit && r.unit !== 'single' ? r.unit : null);
 
 /** An order's prescription: the chart with the chosen teeth and, per tooth, what the laboratory is to make. */
 export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; system: ToothNumberingSystem }) {
   const { t } = useTranslation('orders');
+  const { t: tt } = useTranslation('teeth');
   if (teeth.length === 0)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
   const ordered = sortTeeth(teeth.map((i) => i.number)).map((n) => teeth.find((i) => i.number === n)!);
@@ -22,7 +25,23 @@ export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; sys
       fixed: 'left',
       render: (_, r) => <strong data-testid={`order-tooth-label-${r.number}`}>{toothLabel(r.number, system)}</strong>,
     },
+    {
+      title: tt('unit'),
+      key: 'unit',
+      render: (_, r) => {
+        const unit = unitOf(r);
+        return unit ? (
+          <Tag color={unit === 'abutment' ? 'blue' : undefined} data-testid={`order-tooth-unit-${r.number}`}>
+            {tt(`state.${unit}`)}
+          </Tag>
+        ) : (
+          tt('state.single')
+        );
+      },
+    },
+    // Orders made before shades came from the guides keep their free text, shown as it was written.
     { title: t('tooth.shade'), key: 'shade', render: (_, r) => text(r.shade) },
+    { title: tt('stumpShade'), key: 'stumpShade', render: (_, r) => text(r.stumpShade) },
     { title: t('tooth.crownCategory'), key: 'crownCategory', render: (_, r) => text(r.crownCategory) },
     { title: t('tooth.crownType'), key: 'crownType', render: (_, r) => text(r.crownType) },
     { title: t('tooth.material'), key: 'material', render: (_, r) => text(r.material) },
@@ -30,14 +49,22 @@ export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; sys
     {
       title: t('tooth.details'),
       key: 'flags',
-      render: (_, r) => FLAGS.filter((f) => r[f]).map((f) => <Tag key={f}>{t(`tooth.${f}`)}</Tag>),
+      render: (_, r) => (
+        <>
+          {r.missing ? <Tag>{tt('state.missing')}</Tag> : null}
+          {FLAGS.filter((f) => r[f]).map((f) => (
+            <Tag key={f}>{t(`tooth.${f}`)}</Tag>
+          ))}
+        </>
+      ),
     },
   ];
   return (
     <Row gutter={[16, 16]} data-testid="order-teeth">
       <Col xs={24} xxl={9}>
         <div style={{ maxWidth: 360, margin: '0 auto' }}>
-          <ToothChart selected={ordered.map((i) => i.number)} system={system} />
+          <ToothChart items={ordered} system={system} />
+          <ToothChartLegend />
         </div>
       </Col>
       <Col xs={24} xxl={15}>

@@ -163,7 +163,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
       ) : null}
       <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
         <Button
-          icon={<PaperClipOutlined />}
+          icon={<PaperClipOutlined aria-hidden />}
           data-testid="thread-attach"
           onClick={() => fileInput.current?.click()}
           disabled={send.isPending}
@@ -172,7 +172,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         </Button>
         <Button
           type="primary"
-          icon={<SendOutlined />}
+          icon={<SendOutlined aria-hidden />}
           data-testid="thread-send"
           disabled={!canSend}
           loading={send.isPending}

@@ -16,9 +16,16 @@ const SendToLabDialog = lazy(() => import('./SendToLabDialog'));
 export function SendToLabButton({
   caseCodes,
   treatments,
+  cases,
   onSent,
   ...props
-}: { caseCodes: string[]; treatments?: readonly string[]; onSent?: () => void } & Omit<ButtonProps, 'onClick'>) {
+}: {
+  caseCodes: string[];
+  treatments?: readonly string[];
+  /** The cases' names and treatments: the teeth a name gives ("Bridge 34-36") are chosen for the user. */
+  cases?: readonly { name: string; treatments: readonly string[] }[];
+  onSent?: () => void;
+} & Omit<ButtonProps, 'onClick'>) {
   const { t } = useTranslation('orders');
   const { user } = useSession();
   const can = useAccess();
@@ -28,7 +35,7 @@ export function SendToLabButton({
   return (
     <>
       <Button
-        icon={<SendOutlined />}
+        icon={<SendOutlined aria-hidden />}
         data-testid="send-to-lab"
         disabled={caseCodes.length === 0}
         {...props}
@@ -45,6 +52,7 @@ export function SendToLabButton({
             open={open}
             caseCodes={caseCodes}
             treatments={treatments}
+            cases={cases}
             onClose={() => setOpen(false)}
             onSent={onSent}
           />

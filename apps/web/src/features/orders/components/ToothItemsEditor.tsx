@@ -1,20 +1,27 @@
-import { Button, Checkbox, Input, Select, Space, Table, Tooltip } from 'antd';
+import { Button, Checkbox, Flex, Input, Select, Space, Table, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import CopyOutlined from '@ant-design/icons/CopyOutlined';
 import { useTranslation } from 'react-i18next';
-import { CROWN_METHODS, toothLabel, type ToothNumberingSystem } from '@portal/contracts';
+import {
+  CROWN_METHODS,
+  STUMP_SHADES,
+  toothLabel,
+  VITA_3D_MASTER_SHADES,
+  VITA_CLASSICAL_SHADES,
+  type ToothNumberingSystem,
+} from '@portal/contracts';
 import type { PrescriptionField, ToothItem } from '../api/types';
-import { copyToAll, setToothValue } from '../lib/teeth';
+import { copyToAll, setAllValue, setToothValue } from '../lib/teeth';
 
-type TextField = 'shade' | 'crownCategory' | 'crownType' | 'material';
+type TextField = 'crownCategory' | 'crownType' | 'material';
 /** Limits of the contract's tooth item. */
 const TEXT_FIELDS: { key: TextField; max: number }[] = [
-  { key: 'shade', max: 20 },
   { key: 'crownCategory', max: 40 },
   { key: 'crownType', max: 40 },
   { key: 'material', max: 60 },
 ];
-const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
+const FLAGS = ['missing', 'implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
+const STUMP_OPTIONS = STUMP_SHADES.map((s) => ({ value: s, label: s }));
 /** Read by screen readers, not shown. */
 const SR_ONLY: React.CSSProperties = {
   position: 'absolute',
@@ -36,14 +43,22 @@ export function ToothItemsEditor({
   required,
   showErrors,
   onChange,
+  materialOptions,
 }: {
   items: ToothItem[];
   system: ToothNumberingSystem;
   required: ReadonlySet<PrescriptionField>;
   showErrors: boolean;
   onChange: (items: ToothItem[]) => void;
+  /** The materials of the chosen catalogue product: the material is picked among them instead of typed. */
+  materialOptions?: readonly string[];
 }) {
   const { t } = useTranslation('orders');
+  const { t: tt } = useTranslation('teeth');
+  const shadeOptions = [
+    { label: tt('guide.vitaClassical'), options: VITA_CLASSICAL_SHADES.map((s) => ({ value: s, label: s })) },
+    { label: tt('guide.vita3dMaster'), options: VITA_3D_MASTER_SHADES.map((s) => ({ value: s, label: s })) },
+  ];
   const title = (f: PrescriptionField) => (
     <span data-required={required.has(f) ? 'true' : 'false'}>
       {required.has(f) ? (
@@ -66,23 +81,90 @@ export function ToothItemsEditor({
       width: 64,
       render: (_, r) => <strong>{toothLabel(r.number, system)}</strong>,
     },
+    {
+      title: tt('unit'),
+      key: 'unit',
+      render: (_, r) =>
+        r.bridgeGroup !== undefined ? (
+          <Select
+            size="small"
+            style={{ minWidth: 110 }}
+            value={r.unit === 'pontic' ? 'pontic' : 'abutment'}
+            aria-label={`${tt('unit')} ${toothLabel(r.number, system)}`}
+            data-testid={`tooth-${r.number}-unit`}
+            onChange={(v: 'abutment' | 'pontic') => onChange(setToothValue(items, r.number, 'unit', v))}
+            options={(['abutment', 'pontic'] as const).map((u) => ({ value: u, label: tt(`state.${u}`) }))}
+          />
+        ) : (
+          <span data-testid={`tooth-${r.number}-unit`}>{tt('state.single')}</span>
+        ),
+    },
+    {
+      title: title('shade'),
+      key: 'shade',
+      render: (_, r) => (
+        <Select
+          size="small"
+          allowClear
+          showSearch
+          style={{ minWidth: 96 }}
+          value={r.shade}
+          status={invalid('shade', r.shade) ? 'error' : undefined}
+          placeholder="A2"
+          aria-label={`${t('tooth.shade')} ${toothLabel(r.number, system)}`}
+          aria-required={required.has('shade')}
+          data-testid={`tooth-${r.number}-shade`}
+          onChange={(v?: string) => onChange(setToothValue(items, r.number, 'shade', v))}
+          options={shadeOptions}
+        />
+      ),
+    },
+    {
+      title: tt('stumpShade'),
+      key: 'stumpShade',
+      render: (_, r) => (
+        <Select
+          size="small"
+          allowClear
+          style={{ minWidth: 84 }}
+          value={r.stumpShade}
+          aria-label={`${tt('stumpShade')} ${toothLabel(r.number, system)}`}
+          data-testid={`tooth-${r.number}-stumpShade`}
+          onChange={(v?: string) => onChange(setToothValue(items, r.number, 'stumpShade', v))}
+          options={STUMP_OPTIONS}
+        />
+      ),
+    },
     ...TEXT_FIELDS.map(({ key, max }) => ({
       title: title(key),
       key,
-      render: (_: unknown, r: ToothItem) => (
-        <Input
-          size="small"
-          style={{ minWidth: key === 'shade' ? 80 : 120 }}
-          maxLength={max}
-          value={r[key] ?? ''}
-          status={invalid(key, r[key]) ? 'error' : undefined}
-          placeholder={key === 'shade' ? 'A2' : undefined}
-          aria-label={`${t(`tooth.${key}`)} ${toothLabel(r.number, system)}`}
-          aria-required={required.has(key)}
-          data-testid={`tooth-${r.number}-${key}`}
-          onChange={(e) => onChange(setToothValue(items, r.number, key, e.target.value))}
-        />
-      ),
+      render: (_: unknown, r: ToothItem) =>
+        key === 'material' && materialOptions?.length ? (
+          <Select
+            size="small"
+            allowClear
+            style={{ minWidth: 140 }}
+            value={r.material || undefined}
+            status={invalid(key, r[key]) ? 'error' : undefined}
+            aria-label={`${t(`tooth.${key}`)} ${toothLabel(r.number, system)}`}
+            aria-required={required.has(key)}
+            data-testid={`tooth-${r.number}-${key}`}
+            onChange={(v?: string) => onChange(setToothValue(items, r.number, key, v ?? ''))}
+            options={materialOptions.map((m) => ({ value: m, label: m }))}
+          />
+        ) : (
+          <Input
+            size="small"
+            style={{ minWidth: 120 }}
+            maxLength={max}
+            value={r[key] ?? ''}
+            status={invalid(key, r[key]) ? 'error' : undefined}
+            aria-label={`${t(`tooth.${key}`)} ${toothLabel(r.number, system)}`}
+            aria-required={required.has(key)}
+            data-testid={`tooth-${r.number}-${key}`}
+            onChange={(e) => onChange(setToothValue(items, r.number, key, e.target.value))}
+          />
+        ),
     })),
     {
       title: title('method'),
@@ -113,7 +195,7 @@ export function ToothItemsEditor({
               data-testid={`tooth-${r.number}-${f}`}
               onChange={(e) => onChange(setToothValue(items, r.number, f, e.target.checked))}
             >
-              {t(`tooth.${f}`)}
+              {f === 'missing' ? tt('state.missing') : t(`tooth.${f}`)}
             </Checkbox>
           ))}
         </Space>
@@ -129,7 +211,7 @@ export function ToothItemsEditor({
             <Button
               size="small"
               type="text"
-              icon={<CopyOutlined />}
+              icon={<CopyOutlined aria-hidden />}
               aria-label={`${t('tooth.copyToAll')} (${toothLabel(r.number, system)})`}
               data-testid={`tooth-${r.number}-copy`}
               onClick={() => onChange(copyToAll(items, r.number))}
@@ -140,14 +222,32 @@ export function ToothItemsEditor({
   ];
 
   return (
-    <Table<ToothItem>
-      data-testid="tooth-items"
-      rowKey="number"
-      size="small"
-      pagination={false}
-      scroll={{ x: 'max-content' }}
-      columns={columns}
-      dataSource={items}
-    />
+    <>
+      {items.length > 1 ? (
+        <Flex gap={8} align="center" wrap style={{ marginBottom: 8 }}>
+          <label htmlFor="tooth-shade-all">{tt('shadeForAll')}</label>
+          <Select
+            id="tooth-shade-all"
+            size="small"
+            showSearch
+            style={{ width: 120 }}
+            placeholder="A2"
+            value={items.every((i) => i.shade && i.shade === items[0]!.shade) ? items[0]!.shade : undefined}
+            data-testid="tooth-shade-all"
+            onChange={(v: string) => onChange(setAllValue(items, 'shade', v))}
+            options={shadeOptions}
+          />
+        </Flex>
+      ) : null}
+      <Table<ToothItem>
+        data-testid="tooth-items"
+        rowKey="number"
+        size="small"
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        columns={columns}
+        dataSource={items}
+      />
+    </>
   );
 }

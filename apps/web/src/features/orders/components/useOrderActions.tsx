@@ -3,7 +3,7 @@ import { Alert, Modal, Typography } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { confirmDanger } from '../../../lib/confirm';
+import { confirmAction, confirmDanger } from '../../../lib/confirm';
 import { invalidateWork } from '../api/keys';
 import { orderAction } from '../api/orderAction';
 import type { OrderAction, OrderActionInput, OrderActionResults } from '../api/types';
@@ -15,10 +15,16 @@ import { ShipDialog } from './ShipDialog';
 /** A refused order with the name it is shown by (named when the answer came, as the selection may be gone later). */
 type Failure = OrderActionResults['results'][number] & { name?: string };
 
+/** Actions that cannot be taken back, confirmed before they run (ship and reject ask in their own dialogs). */
+const CONFIRMED = ['accept', 'cancel', 'complete'] as const;
+type Confirmed = (typeof CONFIRMED)[number];
+const isConfirmed = (a: OrderAction): a is Confirmed => (CONFIRMED as readonly string[]).includes(a);
+
 /**
  * Runs an order action on one or many orders, asking first for what it needs (shipping details,
- * a reject reason, a confirmation to cancel). Every order answers for itself: the successes are
- * counted in a toast, the failures listed with the server's reason. `element` holds the dialogs.
+ * a reject reason, a confirmation of what cannot be undone: accept, cancel, confirm receipt). Every order answers
+ * for itself: when all went through, a toast says so; when some did not, one dialog lists them with the server's
+ * reason and counts the rest. `element` holds the dialogs.
  * Either way the orders, cases and dashboard on screen are fetched again before the action counts as
  * done, so its buttons never offer what the order's current status refuses.
  */
@@ -29,7 +35,10 @@ export function useOrderActions({
   const { t } = useTranslation('orders');
   const qc = useQueryClient();
   const [asking, setAsking] = useState<{ action: 'ship' | 'reject'; codes: string[] } | null>(null);
-  const [failures, setFailures] = useState<Failure[] | null>(null);
+  const [failures, setFailures] = useState<{ list: Failure[]; done: string | null } | null>(null);
+  /** "Order accepted" for one order, "Orders accepted: 3" for several. */
+  const doneText = (action: OrderAction, count: number) =>
+    count === 1 ? t(`doneOne.${action}`) : t(`done.${action}`, { count });
 
   const run = useMutation({
     mutationFn: orderAction,
@@ -37,8 +46,13 @@ export function useOrderActions({
       setAsking(null);
       const failed = failedResults(res);
       const done = res.results.length - failed.length;
-      if (done > 0) notify.success(t(`done.${body.action}`, { count: done }));
-      if (failed.length > 0) setFailures(failed.map((f) => ({ ...f, name: nameOf?.(f.orderCode) })));
+      // One feedback per action: a toast when every order went through, else the dialog, which also counts the rest.
+      if (failed.length > 0)
+        setFailures({
+          list: failed.map((f) => ({ ...f, name: nameOf?.(f.orderCode) })),
+          done: done > 0 ? doneText(body.action, done) : null,
+        });
+      else notify.success(doneText(body.action, done));
       onDone?.();
     },
     // The orders may have moved meanwhile (the other side acted): reload either way, and stay busy until the
@@ -50,13 +64,15 @@ export function useOrderActions({
     if (orderCodes.length === 0) return;
     if (action === 'ship' || action === 'reject') {
       setAsking({ action, codes: orderCodes });
-    } else if (action === 'cancel') {
-      confirmDanger({
-        title: t('cancelConfirm', { count: orderCodes.length }),
-        content: t('cancelHint'),
-        okText: t('action.cancel'),
+    } else if (isConfirmed(action)) {
+      const one = orderCodes.length === 1;
+      const name = one ? nameOf?.(orderCodes[0]!) : undefined;
+      (action === 'cancel' ? confirmDanger : confirmAction)({
+        title: one ? t(`confirmOne.${action}`) : t(`confirm.${action}`, { count: orderCodes.length }),
+        content: [name, t(`confirmHint.${action}`)].filter(Boolean).join(' — '),
+        okText: t(`action.${action}`),
         cancelText: t('common:back'),
-        okTestId: 'order-cancel-confirm',
+        okTestId: action === 'cancel' ? 'order-cancel-confirm' : `order-${action}-confirm`,
         onOk: () => run.mutateAsync({ orderCodes, action }),
       });
     } else {
@@ -86,14 +102,27 @@ export function useOrderActions({
       />
       <Modal
         open={failures !== null}
-        title={t('failures.title', { count: failures?.length ?? 0 })}
+        title={
+          failures?.list.length === 1
+            ? t('failures.titleOne')
+            : t('failures.title', { count: failures?.list.length ?? 0 })
+        }
         onCancel={() => setFailures(null)}
         onOk={() => setFailures(null)}
         okText={t('failures.close')}
         cancelButtonProps={{ style: { display: 'none' } }}
         destroyOnHidden
       >
-        {failures && changedMeanwhile(failures) ? (
+        {failures?.done ? (
+          <Alert
+            type="success"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={failures.done}
+            data-testid="order-action-done"
+          />
+        ) : null}
+        {failures && changedMeanwhile(failures.list) ? (
           <Alert
             type="info"
             showIcon
@@ -104,7 +133,7 @@ export function useOrderActions({
         ) : null}
         <PlainList
           data-testid="order-action-failures"
-          items={failures ?? []}
+          items={failures?.list ?? []}
           itemKey={(f) => f.orderCode}
           itemProps={(f) => ({ 'data-testid': `order-action-failure-${f.orderCode}` })}
           renderItem={(f) => (

@@ -151,14 +151,14 @@ describe('teeth', () => {
     expect(itemsForTeeth(items, [21, 12, 11])).toEqual([{ number: 12 }, { number: 11, shade: 'A2' }, { number: 21 }]);
     expect(setToothValue(items, 21, 'material', 'Zirconia')[1]).toEqual({ number: 21, material: 'Zirconia' });
   });
-  it('copies one prescription to all teeth, keeping their numbers', () => {
+  it('copies one prescription to all teeth, keeping their numbers and places (implant, bridge unit)', () => {
     const items: ToothItem[] = [
       { number: 11, shade: 'A2', method: 'screwRetained' },
       { number: 21, shade: 'B1', implant: true },
     ];
     expect(copyToAll(items, 11)).toEqual([
       { number: 11, shade: 'A2', method: 'screwRetained' },
-      { number: 21, shade: 'A2', method: 'screwRetained' },
+      { number: 21, shade: 'A2', method: 'screwRetained', implant: true },
     ]);
   });
   it('cleans items for sending', () => {

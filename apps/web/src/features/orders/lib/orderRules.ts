@@ -6,6 +6,18 @@ export type Side = 'clinic' | 'lab';
 /** The order types the send dialog offers (free text on the server; labels are translated). */
 export const ORDER_TYPES = ['restoration', 'implant', 'orthodontic', 'denture', 'other'] as const;
 
+/**
+ * The order type a case's treatments point to: implant work, then orthodontics, then dentures; restorations
+ * (crowns, bridges, inlays, veneers) otherwise, the everyday case.
+ */
+export function defaultOrderType(treatments: readonly string[]): (typeof ORDER_TYPES)[number] {
+  const has = (...names: string[]) => treatments.some((t) => names.includes(t));
+  if (has('ImplantUpper', 'ImplantLower', 'ImplantFullJaw', 'SurgicalGuide')) return 'implant';
+  if (has('ClearAligner', 'DentalBraces', 'Retainer')) return 'orthodontic';
+  if (has('PartialDenture', 'FullDenture')) return 'denture';
+  return 'restoration';
+}
+
 /** Orders exist between clinics and laboratories only; any other organization has no side. */
 export function sideOf(orgType: number | null | undefined): Side | null {
   if (orgType === OrgType.Clinic) return 'clinic';

@@ -3,10 +3,19 @@ import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { normalizeToothNumbering, ORDER_ACTION_PERMISSION, type ToothNumberingSystem } from '@portal/contracts';
+import { useState } from 'react';
+import {
+  canRemake,
+  normalizeToothNumbering,
+  ORDER_ACTION_PERMISSION,
+  OrderPermission,
+  REMAKE_SETTLED_AGAIN,
+  type ToothNumberingSystem,
+} from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags, caseDetailPath } from '../../cases';
+import { LateTag } from '../../catalogue';
 import { orderDetailQuery } from '../api/orderDetail';
 import type { OrderDetail, OrderEvent } from '../api/types';
 import { OrderAttachments } from '../components/OrderAttachments';
@@ -15,10 +24,12 @@ import { OrderStatusTag } from '../components/OrderStatusTag';
 import { OrderTeeth } from '../components/OrderTeeth';
 import { OrderThread } from '../components/OrderThread';
 import { PatientName } from '../components/PatientName';
+import { RemakeDialog } from '../components/RemakeDialog';
 import { useOrderActions } from '../components/useOrderActions';
 import { allowedActions, sideOf, STATUS_COLORS, type Side } from '../lib/orderRules';
-import { ORDER_LIST_PATH } from '../lib/paths';
+import { ORDER_LIST_PATH, orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { SharesCard } from '../../shares';
 
 /** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
 export default function OrderDetailPage() {
@@ -66,9 +77,16 @@ function OrderView({
   confirmed: boolean;
 }) {
   const { t } = useTranslation('orders');
+  const { t: tCatalogue } = useTranslation('catalogue');
   const can = useAccess();
   const actions = useOrderActions({ nameOf: () => o.caseName });
   const available = allowedActions(o, side).filter((a) => can(ORDER_ACTION_PERMISSION[a]));
+  const [remaking, setRemaking] = useState(false);
+  // One remake at a time: another may be asked once the last was canceled or rejected.
+  const remakable =
+    canRemake(o.status, side) &&
+    can(OrderPermission.Create) &&
+    o.remakes.every((r) => REMAKE_SETTLED_AGAIN.includes(r.status));
 
   return (
     <Space
@@ -84,15 +102,25 @@ function OrderView({
         title={
           <Space wrap>
             <Link to={ORDER_LIST_PATH} aria-label={t('backToList')}>
-              <ArrowLeftOutlined />
+              <ArrowLeftOutlined aria-hidden />
             </Link>
             <span data-testid="order-detail-title">{o.caseName}</span>
             <OrderStatusTag status={o.status} processing={o.processing} />
+            <LateTag order={o} />
           </Space>
         }
         extra={
-          available.length ? (
+          available.length || remakable ? (
             <Space wrap>
+              {remakable ? (
+                <Button
+                  data-testid="order-action-remake"
+                  disabled={!confirmed || actions.busyAction !== null}
+                  onClick={() => setRemaking(true)}
+                >
+                  {t('action.remake')}
+                </Button>
+              ) : null}
               {available.map((a) => (
                 <Button
                   key={a}
@@ -114,6 +142,27 @@ function OrderView({
           <Descriptions.Item label={t('field.orderCode')}>
             <Typography.Text copyable>{o.orderCode}</Typography.Text>
           </Descriptions.Item>
+          {o.remakeOf ? (
+            <Descriptions.Item label={t('field.remakeOf')}>
+              <span data-testid="order-remake-of">
+                <Link to={orderDetailPath(o.remakeOf.orderCode)}>{o.remakeOf.orderCode}</Link>
+                {' · '}
+                {t(`remakeReason.${o.remakeOf.reason}`)}
+              </span>
+            </Descriptions.Item>
+          ) : null}
+          {o.remakes.length ? (
+            <Descriptions.Item label={t('field.remakes')}>
+              <Space wrap size={4} data-testid="order-remakes">
+                {o.remakes.map((r) => (
+                  <span key={r.orderCode}>
+                    <Link to={orderDetailPath(r.orderCode)}>{r.orderCode}</Link>{' '}
+                    <OrderStatusTag status={r.status} processing={false} />
+                  </span>
+                ))}
+              </Space>
+            </Descriptions.Item>
+          ) : null}
           <Descriptions.Item label={t('field.case')}>
             {/* Only the clinic owns the case; the laboratory reads it through the order. */}
             {side === 'clinic' ? <Link to={caseDetailPath(o.caseCode)}>{o.caseName}</Link> : o.caseName}
@@ -132,6 +181,11 @@ function OrderView({
           <Descriptions.Item label={t('field.workTypes')}>
             <TreatmentTags treatments={o.workTypes} />
           </Descriptions.Item>
+          {o.product ? (
+            <Descriptions.Item label={tCatalogue('picker.label')}>
+              <span data-testid="order-product">{o.product.name}</span>
+            </Descriptions.Item>
+          ) : null}
           <Descriptions.Item label={t('field.createdAt')}>{formatDateTime(o.createdAt)}</Descriptions.Item>
           <Descriptions.Item label={t('field.requestedDeliveryDate')}>
             {o.requestedDeliveryDate ? formatDate(o.requestedDeliveryDate) : '—'}
@@ -175,6 +229,7 @@ function OrderView({
             <Card title={t('attachment.title', { count: o.attachments.length })}>
               <OrderAttachments orderCode={o.orderCode} attachments={o.attachments} />
             </Card>
+            <SharesCard resourceType="order" resourceCode={o.orderCode} />
           </Space>
         </Col>
         <Col xs={24} xl={9}>
@@ -192,6 +247,7 @@ function OrderView({
         </Col>
       </Row>
       {actions.element}
+      <RemakeDialog orderCode={o.orderCode} open={remaking} onClose={() => setRemaking(false)} />
     </Space>
   );
 }
@@ -216,6 +272,14 @@ function EventLine({ event: e }: { event: OrderEvent }) {
           · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
         </Typography.Text>
       </div>
+      {e.linkedOrderCode ? (
+        <div data-testid="order-event-link">
+          <Typography.Text>
+            {e.action === 'remakeRequested' ? t('timeline.remadeAs') : t('timeline.remakeOf')}{' '}
+            <Link to={orderDetailPath(e.linkedOrderCode)}>{e.linkedOrderCode}</Link>
+          </Typography.Text>
+        </div>
+      ) : null}
       {e.reason ? (
         <div data-testid="order-event-reason">
           <Typography.Text>{t('timeline.reason', { reason: e.reason })}</Typography.Text>

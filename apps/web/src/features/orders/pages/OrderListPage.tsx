@@ -12,6 +12,7 @@ import { getPrefs } from '../../../lib/prefs';
 import { pagedTable } from '../../../lib/pagedTable';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases';
+import { LateTag } from '../../catalogue';
 import { acceptedPartnersQuery } from '../api/acceptedPartners';
 import { listOrdersQuery } from '../api/listOrders';
 import type { OrderStatus, OrderSummary } from '../api/types';
@@ -92,12 +93,22 @@ function OrderList({ side }: { side: Side }) {
     {
       title: t('field.status'),
       key: 'status',
-      render: (_, r) => <OrderStatusTag status={r.status} processing={r.processing} />,
+      render: (_, r) => (
+        <Space size={4} wrap>
+          <OrderStatusTag status={r.status} processing={r.processing} />
+          <LateTag order={r} />
+        </Space>
+      ),
     },
     {
       title: t('field.requestedDeliveryDate'),
       key: 'requestedDeliveryDate',
       render: (_, r) => (r.requestedDeliveryDate ? formatDate(r.requestedDeliveryDate) : '—'),
+    },
+    {
+      title: t('field.estimatedDeliveryDate'),
+      key: 'estimatedDeliveryDate',
+      render: (_, r) => (r.estimatedDeliveryDate ? formatDate(r.estimatedDeliveryDate) : '—'),
     },
     { title: t('field.trackingNumber'), key: 'trackingNumber', render: (_, r) => r.trackingNumber ?? '—' },
     {
@@ -149,7 +160,7 @@ function OrderList({ side }: { side: Side }) {
       data-side={side}
       extra={
         <Button
-          icon={<ExportOutlined />}
+          icon={<ExportOutlined aria-hidden />}
           data-testid="order-export"
           hidden={!can(OrderPermission.Export)}
           onClick={() => setExportOpen(true)}

@@ -42,6 +42,7 @@ const summary = (o: Partial<OrderSummary> & { orderCode: string }): OrderSummary
   shipDate: null,
   trackingNumber: null,
   estimatedDeliveryDate: null,
+  product: null,
   createdAt: '2025-05-01T10:00:00Z',
   updatedAt: '2025-05-01T10:00:00Z',
   ...o,
@@ -289,6 +290,7 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
       actorName: 'Dr. Who',
       actorOrganization: 'Smile Clinic',
       at: '2025-05-01T10:00:00Z',
+      linkedOrderCode: null,
     },
     {
       action: 'accept',
@@ -298,6 +300,7 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
       actorName: 'Tech',
       actorOrganization: 'Alpha Lab',
       at: '2025-05-02T10:00:00Z',
+      linkedOrderCode: null,
     },
   ],
   files: [
@@ -326,6 +329,8 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
     },
   ],
   unreadMessages: 0,
+  remakeOf: null,
+  remakes: [],
   ...o,
 });
 
@@ -340,10 +345,15 @@ describe('order detail', () => {
   ) => {
     server.answer = (path, body) => (path === 'order/detail' ? now() : other(path, body));
     const { default: Page } = await import('./OrderDetailPage');
+    // The app's modal API, for the confirmations of what cannot be undone.
+    const { default: NotifierBridge } = await import('../../../components/NotifierBridge');
     const rendered = await render(
       `/order-management/detail/${d.orderCode}`,
       '/order-management/detail/:id',
-      <Page />,
+      <>
+        <NotifierBridge />
+        <Page />
+      </>,
       (qc) => {
         qc.setQueryData(['orders', 'detail', d.orderCode], d);
         qc.setQueryData(['orders', 'messages', d.orderCode], { pages: [{ total: 0, list: [] }], pageParams: [1] });
@@ -441,6 +451,9 @@ describe('order detail', () => {
     status = 'canceled';
     const before = detailCalls();
     await click($('order-action-accept'));
+    // Accepting cannot be undone: it is confirmed first.
+    await waitFor(() => $('order-accept-confirm'));
+    await click($('order-accept-confirm'));
     await waitFor(() => $('order-action-failures'));
     expect(lastCall('order/action')).toEqual({ orderCodes: ['O1'], action: 'accept' });
     expect($('order-action-failure-O1')?.textContent).toContain('cannot be accept');
@@ -450,6 +463,58 @@ describe('order detail', () => {
     expect(detailCalls()).toBeGreaterThan(before);
     expect($('order-action-accept')).toBeNull();
     expect($('order-action-reject')).toBeNull();
+  });
+
+  it('a clinic asks for a remake of a shipped order with a reason and a note; one standing remake at a time', async () => {
+    // The laboratory has no such button; neither has the clinic while a remake stands.
+    signInAs(3);
+    await render$(detail({ status: 'shipped' }));
+    expect($('order-action-remake')).toBeNull();
+    unmount();
+    signInAs(2);
+    await render$(detail({ status: 'shipped', remakes: [{ orderCode: 'O2', reason: 'fit', status: 'pending' }] }));
+    expect($('order-action-remake')).toBeNull();
+    expect($('order-remakes')?.textContent).toContain('O2');
+    unmount();
+    signInAs(2);
+    await render$(detail({ status: 'completed', remakes: [{ orderCode: 'O2', reason: 'fit', status: 'canceled' }] }), {
+      other: (path) =>
+        path === 'order/remake' ? Promise.resolve(detail({ orderCode: 'O3', status: 'pending' })) : pending(),
+    });
+    await click($('order-action-remake'));
+    // The reason is required.
+    await click($('remake-confirm'));
+    await flush(2);
+    expect(calls.filter((c) => c.path === 'order/remake')).toHaveLength(0);
+    await pick('remake-reason', 'remakeReason.shade');
+    await type($('remake-note'), ' Too bright ');
+    await click($('remake-confirm'));
+    await waitFor(() => calls.some((c) => c.path === 'order/remake'));
+    expect(lastCall('order/remake')).toEqual({ orderCode: 'O1', reason: 'shade', note: 'Too bright' });
+  });
+
+  it('shows the original of a remake and links the timeline events', async () => {
+    signInAs(3);
+    await render$(
+      detail({
+        remakeOf: { orderCode: 'O0', reason: 'occlusion', note: null },
+        events: [
+          {
+            action: 'remake',
+            from: null,
+            to: 'pending',
+            reason: 'High on 26',
+            actorName: 'Dr. Who',
+            actorOrganization: 'Smile Clinic',
+            at: '2025-05-01T10:00:00Z',
+            linkedOrderCode: 'O0',
+          },
+        ],
+      }),
+    );
+    expect($('order-remake-of')?.textContent).toContain('O0');
+    expect($('order-remake-of')?.textContent).toContain('remakeReason.occlusion');
+    expect($('order-event-link')?.querySelector('a')?.getAttribute('href')).toBe('/order-management/detail/O0');
   });
 
   it('no action buttons without their permissions; each action needs its own', async () => {
@@ -550,8 +615,8 @@ describe('order thread', () => {
   });
 });
 
+const rulesKey = (partnerCode: string) => ['orders', 'requiredFields', partnerCode];
 describe('send to lab', () => {
-  const rulesKey = (partnerCode: string) => ['orders', 'requiredFields', partnerCode];
   async function renderDialog() {
     const { default: SendToLabDialog } = await import('../components/SendToLabDialog');
     return render(
@@ -584,9 +649,10 @@ describe('send to lab', () => {
 
     await click($('tooth-11'));
     await click($('tooth-21'));
-    expect($('tooth-11')?.getAttribute('aria-checked')).toBe('true');
+    expect($('tooth-11')?.getAttribute('aria-pressed')).toBe('true');
+    expect($('tooth-11')?.getAttribute('aria-label')).toBe('tooth');
     expect($('tooth-11')?.textContent).toBe('8');
-    await type($('tooth-11-shade'), 'A2');
+    await pick('tooth-11-shade', 'A2');
     await click($('send-submit'));
     await flush(1, 50);
     expect($('send-missing-Crown')?.textContent).toBe('Crown: tooth.shade, tooth.material');
@@ -670,6 +736,57 @@ describe('send to lab', () => {
       sharePatientName: true,
     });
     expect($('send-error')?.textContent).toContain('designated for it');
+  });
+});
+
+describe('send to lab from a case', () => {
+  it('starts from the case: its bridge from the name, the only laboratory, a restoration', async () => {
+    signInAs(2);
+    const { default: SendToLabDialog } = await import('../components/SendToLabDialog');
+    const onlyAlpha = { total: 1, list: [partnerPage.list[0]] };
+    await render(
+      '/case-management',
+      '/case-management',
+      <SendToLabDialog
+        open
+        caseCodes={['C1']}
+        treatments={['Crown', 'Pontic']}
+        cases={[{ name: 'Bridge 14-16', treatments: ['Crown', 'Pontic'] }]}
+        onClose={() => {}}
+      />,
+      (qc) => {
+        qc.setQueryData(partnersKey, onlyAlpha);
+        qc.setQueryData(rulesKey('P-ALPHA'), { labName: 'Alpha Lab', rules: [] });
+      },
+    );
+    await flush(1, 20);
+    expect($('tooth-14')?.getAttribute('data-state')).toBe('abutment');
+    expect($('tooth-15')?.getAttribute('data-state')).toBe('pontic');
+    expect($('tooth-16')?.getAttribute('data-state')).toBe('abutment');
+    expect($('bridge-16-15-14')).not.toBeNull();
+    // Both ends made pontics: a bridge on nothing is named before it is sent.
+    await pick('tooth-14-unit', 'state.pontic');
+    await pick('tooth-16-unit', 'state.pontic');
+    await click($('send-submit'));
+    await flush(1, 50);
+    expect($('send-error')?.textContent).toBe('issue');
+    expect(calls.some((c) => c.path === 'order/create')).toBe(false);
+    await pick('tooth-14-unit', 'state.abutment');
+    await pick('tooth-16-unit', 'state.abutment');
+    await pick('tooth-shade-all', 'A2');
+    server.answer = (path) => (path === 'order/create' ? Promise.resolve({ list: [] }) : pending());
+    await click($('send-submit'));
+    await flush(1, 50);
+    expect(lastCall('order/create')).toMatchObject({
+      partnerCode: 'P-ALPHA',
+      orderType: 'restoration',
+      workTypes: ['Crown', 'Pontic'],
+      teeth: [
+        { number: 16, unit: 'abutment', bridgeGroup: 1, shade: 'A2' },
+        { number: 15, unit: 'pontic', bridgeGroup: 1, shade: 'A2' },
+        { number: 14, unit: 'abutment', bridgeGroup: 1, shade: 'A2' },
+      ],
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ManagedOrganization, Region } from '@portal/contracts';
+import type { CompanyImageTarget, CompanyInfo, ManagedOrganization, Region } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
+import { http, request, type Download } from '../../../lib/http';
 
 export type Organization = z.infer<typeof ManagedOrganization>;
 export interface OrganizationQuery {
@@ -9,7 +9,7 @@ export interface OrganizationQuery {
   pageSize: number;
   keyword?: string;
   type?: number;
-  status?: 1 | 2;
+  status?: 1 | 2 | 3;
   region?: Region;
 }
 
@@ -18,6 +18,8 @@ export const organizationKeys = {
   all: ['organizations'] as const,
   lists: ['organizations', 'list'] as const,
   list: (q: OrganizationQuery) => ['organizations', 'list', q] as const,
+  detail: (code: string) => ['organizations', 'detail', code] as const,
+  image: (code: string, target: CompanyImageTarget) => ['organizations', 'detail', code, target] as const,
 };
 
 export const listOrganizations = (q: OrganizationQuery) =>
@@ -28,3 +30,24 @@ export const listOrganizationsQuery = (q: OrganizationQuery) =>
 export type OrganizationChange = 'disable' | 'enable';
 export const changeOrganizations = ({ change, codes }: { change: OrganizationChange; codes: string[] }) =>
   http.post<{ count: number }>(`company/${change}`, { organizationCodes: codes });
+
+/** Reopens a closed organization within its retention period (super administrator; a sensitive action). */
+export const restoreOrganization = (organizationCode: string) =>
+  http.post<null>('company/restore', { organizationCode });
+
+/** One organization's information (super administrator). */
+export const organizationDetailQuery = (organizationCode: string) =>
+  queryOptions({
+    queryKey: organizationKeys.detail(organizationCode),
+    queryFn: () => http.post<CompanyInfo>('company/detail', { organizationCode }),
+  });
+
+/** One organization's logo or licence image as an object URL for an <img>; the caller revokes it. */
+export async function organizationImageUrl(organizationCode: string, target: CompanyImageTarget): Promise<string> {
+  const download = await request<Download>('company/detailImage', {
+    method: 'POST',
+    body: { organizationCode, target },
+    silent: true,
+  });
+  return URL.createObjectURL(download.blob);
+}

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { Button, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Input, Select, Space, Tag, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
+import { OrganizationDetailDrawer } from './OrganizationDetailDrawer';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +14,7 @@ import { sizeText } from '../../../lib/sizes';
 import {
   changeOrganizations,
   listOrganizationsQuery,
+  restoreOrganization,
   organizationKeys,
   type Organization,
   type OrganizationChange,
@@ -19,7 +22,8 @@ import {
 } from '../api/organizations';
 
 const TYPES = [OrgType.Clinic, OrgType.Lab, OrgType.Dealer, OrgType.Oem] as const;
-const STATUSES = [OrgStatus.Active, OrgStatus.Disabled] as const;
+const STATUSES = [OrgStatus.Active, OrgStatus.Disabled, OrgStatus.Closed] as const;
+const STATUS_COLOR: Record<number, string> = { [OrgStatus.Disabled]: 'red', [OrgStatus.Closed]: 'default' };
 
 /** Every organization with its users and storage; the super administrator disables and enables them. */
 export function OrganizationList() {
@@ -27,13 +31,20 @@ export function OrganizationList() {
   const qc = useQueryClient();
   const [query, setQuery] = useState<OrganizationQuery>({ pageNum: 1, pageSize: 20 });
   const [keyword, setKeyword] = useState('');
+  const [opened, setOpened] = useState<string | null>(null);
   const list = useQuery(listOrganizationsQuery(query));
+  const statusLabel = (v: number) => (v === OrgStatus.Closed ? t('restore.status') : t(`status.${v}`));
   const setFilters = (patch: Partial<OrganizationQuery>) => setQuery((q) => ({ ...q, ...patch, pageNum: 1 }));
 
   const change = useMutation({
     mutationFn: (v: { change: OrganizationChange; codes: string[]; name: string }) => changeOrganizations(v),
     onSuccess: (_r, v) => notify.success(t(`done.${v.change}d`, { name: v.name })),
     // Whatever happened, the list shows the statuses as they are now.
+    onSettled: () => qc.invalidateQueries({ queryKey: organizationKeys.lists }),
+  });
+  const restore = useMutation({
+    mutationFn: (o: Organization) => restoreOrganization(o.organizationCode),
+    onSuccess: (_r, o) => notify.success(t('restore.done', { name: o.name })),
     onSettled: () => qc.invalidateQueries({ queryKey: organizationKeys.lists }),
   });
 
@@ -51,7 +62,18 @@ export function OrganizationList() {
   };
 
   const columns: ColumnsType<Organization> = [
-    { title: t('col.name'), dataIndex: 'name' },
+    {
+      title: t('col.name'),
+      dataIndex: 'name',
+      render: (name: string, o) => (
+        <Typography.Link
+          data-testid={`organization-open-${o.organizationCode}`}
+          onClick={() => setOpened(o.organizationCode)}
+        >
+          {name}
+        </Typography.Link>
+      ),
+    },
     { title: t('col.type'), dataIndex: 'type', render: (v: number) => t(`type.${v}`) },
     {
       title: t('col.region'),
@@ -61,7 +83,14 @@ export function OrganizationList() {
     {
       title: t('col.status'),
       dataIndex: 'status',
-      render: (v: number) => <Tag color={v === OrgStatus.Disabled ? 'red' : 'green'}>{t(`status.${v}`)}</Tag>,
+      render: (v: number, o) => (
+        <Space orientation="vertical" size={0}>
+          <Tag color={STATUS_COLOR[v] ?? 'green'}>{statusLabel(v)}</Tag>
+          {o.purgeAfter ? (
+            <span className="muted">{t('restore.purgeAfter', { date: formatDateTime(o.purgeAfter) })}</span>
+          ) : null}
+        </Space>
+      ),
     },
     { title: t('col.users'), dataIndex: 'users', align: 'right' },
     { title: t('col.storage'), dataIndex: 'storageUsedBytes', align: 'right', render: (v: number) => sizeText(v) },
@@ -69,29 +98,51 @@ export function OrganizationList() {
     {
       title: t('col.actions'),
       key: 'actions',
-      render: (_, o) => (
-        <Access permission={Permission.OrganizationManage}>
-          {o.status === OrgStatus.Disabled ? (
+      render: (_, o) =>
+        o.status === OrgStatus.Closed ? (
+          <Access permission={Permission.OrganizationRestore}>
             <Button
               size="small"
-              data-testid={`organization-enable-${o.organizationCode}`}
-              loading={change.isPending && change.variables.codes.includes(o.organizationCode)}
-              onClick={() => ask('enable', o)}
+              data-testid={`organization-restore-${o.organizationCode}`}
+              loading={restore.isPending && restore.variables.organizationCode === o.organizationCode}
+              disabled={Boolean(o.purgeAfter && new Date(o.purgeAfter) <= new Date())}
+              onClick={() =>
+                confirmDanger({
+                  title: t('restore.confirm', { name: o.name }),
+                  content: t('restore.text'),
+                  okText: t('restore.action'),
+                  cancelText: t('common:cancel'),
+                  okTestId: 'organization-restore-confirm',
+                  onOk: () => restore.mutateAsync(o),
+                })
+              }
             >
-              {t('action.enable')}
+              {t('restore.action')}
             </Button>
-          ) : (
-            <Button
-              size="small"
-              danger
-              data-testid={`organization-disable-${o.organizationCode}`}
-              onClick={() => ask('disable', o)}
-            >
-              {t('action.disable')}
-            </Button>
-          )}
-        </Access>
-      ),
+          </Access>
+        ) : (
+          <Access permission={Permission.OrganizationManage}>
+            {o.status === OrgStatus.Disabled ? (
+              <Button
+                size="small"
+                data-testid={`organization-enable-${o.organizationCode}`}
+                loading={change.isPending && change.variables.codes.includes(o.organizationCode)}
+                onClick={() => ask('enable', o)}
+              >
+                {t('action.enable')}
+              </Button>
+            ) : (
+              <Button
+                size="small"
+                danger
+                data-testid={`organization-disable-${o.organizationCode}`}
+                onClick={() => ask('disable', o)}
+              >
+                {t('action.disable')}
+              </Button>
+            )}
+          </Access>
+        ),
     },
   ];
 
@@ -125,8 +176,8 @@ export function OrganizationList() {
           allowClear
           style={{ minWidth: 150 }}
           value={query.status}
-          onChange={(v?: 1 | 2) => setFilters({ status: v })}
-          options={STATUSES.map((v) => ({ value: v, label: t(`status.${v}`) }))}
+          onChange={(v?: 1 | 2 | 3) => setFilters({ status: v })}
+          options={STATUSES.map((v) => ({ value: v, label: statusLabel(v) }))}
         />
         <Select
           data-testid="organization-filter-region"
@@ -139,26 +190,15 @@ export function OrganizationList() {
           options={REGIONS.map((v) => ({ value: v, label: t(`register:region.${v}`, { defaultValue: v }) }))}
         />
       </Space>
-      <Table<Organization>
+      <ListTable<Organization>
         rowKey="organizationCode"
-        size="middle"
-        scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.list ?? []}
-        onRow={(o) =>
-          ({
-            'data-testid': `organization-row-${o.organizationCode}`,
-            'data-status': o.status,
-          }) as React.HTMLAttributes<HTMLElement>
-        }
-        pagination={{
-          current: query.pageNum,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          onChange: (pageNum, pageSize) => setQuery((q) => ({ ...q, pageNum, pageSize })),
-        }}
+        list={list}
+        page={query}
+        onPage={(page) => setQuery((q) => ({ ...q, ...page }))}
+        rowAttributes={(o) => ({ 'data-testid': `organization-row-${o.organizationCode}`, 'data-status': o.status })}
       />
+      <OrganizationDetailDrawer code={opened} onClose={() => setOpened(null)} />
     </>
   );
 }

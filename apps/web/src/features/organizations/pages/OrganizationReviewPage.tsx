@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Input, Modal, Space, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Input, Modal, Space, Tabs, Tag } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -100,25 +101,13 @@ export default function OrganizationReviewPage() {
           label: <span data-testid={`review-tab-${TAB_KEY[s]}`}>{t(`tab.${TAB_KEY[s]}`)}</span>,
         }))}
       />
-      <Table<ReviewLab>
+      <ListTable<ReviewLab>
         rowKey="organizationCode"
-        size="middle"
-        scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.list ?? []}
-        onRow={(r) =>
-          ({
-            'data-testid': `review-row-${r.organizationCode}`,
-            'data-name': r.name,
-          }) as React.HTMLAttributes<HTMLElement>
-        }
-        pagination={{
-          current: query.pageNum,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          onChange: (pageNum, pageSize) => setQuery({ ...query, pageNum, pageSize }),
-        }}
+        list={list}
+        page={query}
+        onPage={(page) => setQuery({ ...query, ...page })}
+        rowAttributes={(r) => ({ 'data-testid': `review-row-${r.organizationCode}`, 'data-name': r.name })}
       />
       <Modal
         open={rejecting !== null}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Select, Switch } from 'antd';
+import { Button, Card, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, LANGUAGES, LANGUAGE_NAMES, type Language, type UserInfo } from '@portal/contracts';
 import { patchUser } from '../../../lib/session';
 import { notify } from '../../../lib/notify';
 import { setLanguage } from '../../../lib/i18n';
-import { updateUser, type UpdateUserBody } from '../api/updateUser';
+import { AccountNameField, AvatarField, EmailField, editUser } from '../../account';
 
 interface Values {
   displayName: string;
@@ -13,7 +13,6 @@ interface Values {
   phone?: string;
   gender?: 1 | 2;
   language: Language;
-  receiveEmail: boolean;
 }
 
 export function AccountInfoCard({ user }: { user: UserInfo }) {
@@ -21,21 +20,21 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
   const [busy, setBusy] = useState(false);
   const onFinish = async (v: Values) => {
     setBusy(true);
-    const body: UpdateUserBody = {
+    const body = {
       displayName: v.displayName.trim(),
       nickname: v.nickname?.trim() ?? '',
       phone: v.phone?.trim() ?? '',
       language: v.language,
-      receiveEmail: v.receiveEmail,
       ...(v.gender ? { gender: v.gender } : {}),
     };
     try {
-      await updateUser(body);
+      const saved = await editUser(body);
       patchUser({
-        ...body,
-        nickname: body.nickname || null,
-        phone: body.phone || null,
-        gender: v.gender ?? user.gender,
+        displayName: saved.displayName,
+        nickname: saved.nickname,
+        phone: saved.phone,
+        gender: saved.gender,
+        language: saved.language,
       });
       if (v.language !== user.language) await setLanguage(v.language);
       notify.success(t('common:saved'));
@@ -56,15 +55,13 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
           phone: user.phone ?? '',
           gender: user.gender ?? undefined,
           language: user.language,
-          receiveEmail: user.receiveEmail,
         }}
       >
-        <Form.Item label={t('account.account')} htmlFor="own-account">
-          <Input id="own-account" value={user.account} disabled />
+        <Form.Item>
+          <AvatarField avatar={user.avatar} />
         </Form.Item>
-        <Form.Item label={t('account.email')} htmlFor="own-email">
-          <Input id="own-email" value={user.email} disabled />
-        </Form.Item>
+        <AccountNameField user={user} />
+        <EmailField user={user} />
         <Form.Item
           name="displayName"
           label={t('account.displayName')}
@@ -89,9 +86,6 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
         </Form.Item>
         <Form.Item name="language" label={t('account.language')}>
           <Select options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
-        </Form.Item>
-        <Form.Item name="receiveEmail" label={t('account.receiveEmail')} valuePropName="checked">
-          <Switch />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="own-save">
           {t('common:save')}

@@ -9,14 +9,29 @@ import { AccountInfoCard } from '../components/AccountInfoCard';
 import { OrganizationCard } from '../components/OrganizationCard';
 import { ToothNumberingCard } from '../components/ToothNumberingCard';
 import { ChangePasswordCard } from '../components/ChangePasswordCard';
+import { ImprovementPlanCard } from '../../whatsnew';
 
 // Each panel is its own chunk, loaded when its tab opens.
 const StoragePanel = lazy(() => import('../../storage/components/StoragePanel'));
 const DentistPanel = lazy(() => import('../../dentists/components/DentistPanel'));
 const DevicesPanel = lazy(() => import('../../devices/components/DevicesPanel'));
 const RequiredFieldsEditor = lazy(() => import('../../orders/components/RequiredFieldsEditor'));
+const ProductsPanel = lazy(() => import('../../catalogue/components/ProductsPanel'));
+const OrganizationPanel = lazy(() => import('../../company/components/OrganizationPanel'));
+const ReceiveEmailPanel = lazy(() => import('../../account/components/ReceiveEmailPanel'));
+const AuthAppsPanel = lazy(() => import('../../account/components/AuthAppsPanel'));
+const ContactsPanel = lazy(() => import('../../account/components/ContactsPanel'));
 
-const TAB_KEYS = ['account', 'storage', 'dentists', 'scanners', 'prescriptions'] as const;
+const TAB_KEYS = [
+  'account',
+  'organization',
+  'contacts',
+  'storage',
+  'dentists',
+  'scanners',
+  'prescriptions',
+  'products',
+] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
 const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
@@ -24,18 +39,21 @@ const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
   dentists: 'case:view',
   scanners: 'device:view',
   prescriptions: 'order:view',
+  products: 'order:view',
+  contacts: 'order:view',
 };
 
 export default function OwnSpacePage() {
   const { user } = useSession();
-  const { t } = useTranslation('ownSpace');
+  const { t } = useTranslation(['ownSpace', 'account', 'company']);
+  const { t: tCatalogue } = useTranslation('catalogue');
   const [params, setParams] = useSearchParams();
   const can = useAccess();
   if (!user) return null;
   const allowed = (key: TabKey) => {
     const permission = TAB_PERMISSION[key];
-    // Prescription requirements are what a laboratory asks of the clinics sending to it.
-    if (key === 'prescriptions' && user.organization.type !== OrgType.Lab) return false;
+    // Prescription requirements and the product catalogue are what a laboratory offers the clinics sending to it.
+    if ((key === 'prescriptions' || key === 'products') && user.organization.type !== OrgType.Lab) return false;
     return !permission || can(permission);
   };
   const requested = params.get('tab');
@@ -46,10 +64,18 @@ export default function OwnSpacePage() {
       : 'account';
 
   const panel = (node: React.ReactNode) => <Suspense fallback={<Spin />}>{node}</Suspense>;
+  const tab = (key: TabKey, label: string) => <span data-testid={`own-tab-${key}`}>{label}</span>;
   const account = (
     <Row gutter={[16, 16]} data-testid="own-space">
       <Col xs={24} lg={12}>
-        <AccountInfoCard user={user} />
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <AccountInfoCard user={user} />
+          </Col>
+          {/* How the user is told of order events, and the apps they let act for them: part of the account. */}
+          <Col span={24}>{panel(<ReceiveEmailPanel />)}</Col>
+          <Col span={24}>{panel(<AuthAppsPanel />)}</Col>
+        </Row>
       </Col>
       <Col xs={24} lg={12}>
         <Row gutter={[16, 16]}>
@@ -61,6 +87,9 @@ export default function OwnSpacePage() {
           </Col>
           <Col span={24}>
             <ChangePasswordCard />
+          </Col>
+          <Col span={24}>
+            <ImprovementPlanCard />
           </Col>
         </Row>
       </Col>
@@ -77,6 +106,16 @@ export default function OwnSpacePage() {
           key: 'account' as TabKey,
           label: <span data-testid="own-tab-account">{t('tabs.account', { defaultValue: 'Account' })}</span>,
           children: account,
+        },
+        {
+          key: 'organization' as TabKey,
+          label: tab('organization', t('company:tab')),
+          children: panel(<OrganizationPanel />),
+        },
+        {
+          key: 'contacts' as TabKey,
+          label: tab('contacts', t('account:tabs.contacts')),
+          children: panel(<ContactsPanel />),
         },
         {
           key: 'storage' as TabKey,
@@ -99,6 +138,11 @@ export default function OwnSpacePage() {
           key: 'prescriptions' as TabKey,
           label: <span data-testid="own-tab-prescriptions">{t('tabs.prescriptions')}</span>,
           children: panel(<RequiredFieldsEditor />),
+        },
+        {
+          key: 'products' as TabKey,
+          label: <span data-testid="own-tab-products">{tCatalogue('products.title')}</span>,
+          children: panel(<ProductsPanel />),
         },
       ].filter((item) => allowed(item.key))}
     />

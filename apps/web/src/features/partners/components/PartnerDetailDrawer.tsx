@@ -10,17 +10,23 @@ import { errorText } from '../../../lib/http';
 import { colorGroupOf, isNoAccessError } from '../lib/partnerRules';
 import { messageOf } from '../../../lib/errors';
 import { NoAccess } from './NoAccess';
+import { OrgType } from '@portal/contracts';
+import { Access } from '../../../components/Access';
+import { useSession } from '../../../lib/session';
+import { LabScorecard } from '../../scorecards';
 import { PartnerStatusTag } from './PartnerStatusTag';
 
 const TIMELINE_COLOR = { temp: 'purple', applying: 'blue', accepted: 'green', canceledAndRejected: 'gray' } as const;
 
 /** One partnership (getPartnerInfo) with its timeline of status changes. */
 export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: string | null; onClose: () => void }) {
-  const { t } = useTranslation('partners');
+  const { t } = useTranslation(['partners', 'scorecards']);
   const open = partnerCode !== null;
   useBackClose(open, onClose);
   const info = useQuery({ ...partnerInfoQuery(partnerCode ?? ''), enabled: open });
   const p = info.data;
+  // A clinic's partners are laboratories: it sees how each performs before sending it work.
+  const clinic = useSession().user?.organization.type === OrgType.Clinic;
 
   const eventItem = (e: PartnerEvent, i: number) => {
     const group = colorGroupOf(e.to);
@@ -83,6 +89,14 @@ export function PartnerDetailDrawer({ partnerCode, onClose }: { partnerCode: str
               <Descriptions.Item label={t('column.createdAt')}>{formatDateTime(p.createdAt)}</Descriptions.Item>
               <Descriptions.Item label={t('column.updatedAt')}>{formatDateTime(p.updatedAt)}</Descriptions.Item>
             </Descriptions>
+            {clinic && partnerCode ? (
+              <Access permission="order:view">
+                <Typography.Title level={5} style={{ marginTop: 24 }}>
+                  {t('scorecards:title')}
+                </Typography.Title>
+                <LabScorecard partnerCode={partnerCode} />
+              </Access>
+            ) : null}
             <Typography.Title level={5} style={{ marginTop: 24 }}>
               {t('detail.timeline')}
             </Typography.Title>

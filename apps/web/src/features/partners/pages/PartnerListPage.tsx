@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Input, Space, Table, Tabs, Typography } from 'antd';
+import { Alert, Button, Card, Input, Space, Tabs, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import type { ColumnsType } from 'antd/es/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -218,26 +219,14 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       {list.error ? (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(list.error, errorText)} />
       ) : null}
-      <Table<Partner>
+      <ListTable<Partner>
         rowKey="partnerCode"
-        size="middle"
-        scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.list ?? []}
-        onRow={(r) =>
-          ({
-            'data-testid': `partner-row-${r.partnerCode}`,
-            'data-status': r.status,
-          }) as React.HTMLAttributes<HTMLElement>
-        }
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: (n) => t('total', { count: n }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        list={list}
+        page={page}
+        onPage={setPage}
+        showTotal={(n) => t('total', { count: n })}
+        rowAttributes={(r) => ({ 'data-testid': `partner-row-${r.partnerCode}`, 'data-status': r.status })}
       />
 
       <AddPartnerModal open={addOpen} isClinic={isClinic} onClose={() => setAddOpen(false)} />
