@@ -26,7 +26,7 @@ async function pdfText(bytes: Uint8Array) {
 }
 
 describe('oral health reports', () => {
-  it('a clinic designs a report on a demo case with two findings and a 3D snapshot, previews it in Japanese and downloads its PDF', async () => {
+  it('a clinic designs a report on a demo case with two findings and a 3D snapshot, previews it in Japanese, downloads its PDF and shares it with the patient', async () => {
     // A demo case whose scans the scanner has uploaded (the demo seed does it at start-up).
     const token = await apiLogin('clinic');
     let caseCode = '';
@@ -117,6 +117,40 @@ describe('oral health reports', () => {
     const text = (await pdfText(new Uint8Array(bytes))).replace(/\s+/g, '');
     expect(text).toContain(SUMMARY);
     expect(text).toContain('口腔健康レポート');
+
+    // Shared with the patient: possible once published; the link shows the report, its snapshot and its PDF.
+    await page.goto(`/report-design?report=${reportCode}`);
+    await page.getByTestId('share-not-shareable').waitFor();
+    expect(await page.getByTestId('share-open-dialog').count()).toBe(0);
+    await page.getByTestId('report-publish').click();
+    await page.getByTestId('share-open-dialog').click();
+    expect(await page.getByTestId('share-patient-name').isChecked()).toBe(true);
+    await page.getByTestId('share-create').click();
+    const link = await page.getByTestId('share-link').inputValue();
+    expect(link).toMatch(/\/share\/report\?code=[A-Za-z0-9_-]{22}$/);
+
+    const visitor = await newPage(browser);
+    await visitor.page.goto(link);
+    const sharedReport = visitor.page.getByTestId('report-document');
+    await sharedReport.waitFor({ timeout: 40_000 });
+    expect(await sharedReport.getAttribute('lang')).toBe('ja');
+    expect(await visitor.page.getByTestId('report-summary').textContent()).toBe(SUMMARY);
+    expect(await sharedReport.textContent()).toContain('Emma Schmidt');
+    const picture = visitor.page.locator('[data-testid="report-document"] img').first();
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const pdfLink = await visitor.page.getByTestId('share-report-pdf').getAttribute('href');
+    const sharedPdf = await visitor.page.request.get(pdfLink!);
+    expect((await sharedPdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Revoked: the same page says the link has ended and who shared it.
+    const shareCode = new URL(link).searchParams.get('code')!;
+    await api('share/revoke', { shareCode }, token);
+    await visitor.page.reload();
+    await visitor.page.getByTestId('share-expired').waitFor();
+    expect(await visitor.page.getByTestId('share-expired').textContent()).toContain(saved.data.organizationName);
+    await visitor.context.close();
     await context.close();
   });
 });

@@ -234,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const roles = new RolesService(db);
   const reportPdfs = new ReportPdfRenderer(app.log);
   app.addHook('onClose', () => reportPdfs.stop());
+  const reports = new ReportsService(db, store, filesService, blobDeletions, reportPdfs);
   const modules: Module[] = [
     commonModule(platform),
     authModule(platform),
@@ -261,9 +262,9 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     messagesModule(new MessagesService(db, orders, notifier)),
     dashboardModule(new DashboardService(db)),
     scorecardsModule(new ScorecardsService(db)),
-    sharesModule(platform, new SharesService(db, cases, orders, filesService, roles, mailer, config)),
+    sharesModule(platform, new SharesService(db, cases, orders, reports, filesService, roles, mailer, config)),
     softwareModule(platform),
-    reportsModule(new ReportsService(db, store, filesService, blobDeletions, reportPdfs)),
+    reportsModule(reports),
   ];
   await app.register(
     async (api) => {

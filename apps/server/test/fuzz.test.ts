@@ -245,8 +245,10 @@ function pools(operationId?: string): Pools {
     fileCode: pairs.flatMap((p) => [...p.orderedFiles, ...p.ownFiles]),
     attachmentCode: pairs.map((p) => p.attachmentCode),
     exportCode: pairs.map((p) => p.exportCode),
-    shareCode: pairs.map((p) => p.shareCode),
-    resourceCode: pairs.flatMap((p) => [p.orderedCase, p.ownCase, p.orderCode]),
+    shareCode: pairs.flatMap((p) => [p.shareCode, p.reportShareCode]),
+    resourceCode: pairs.flatMap((p) => [p.orderedCase, p.ownCase, p.orderCode, p.reportCode]),
+    // Pictures a report shows: the ordered case's picture (the world's published reports show it).
+    imageCode: pairs.map((p) => p.orderedFiles[1]!),
     reportCode: reportCodes,
     snapshotCode: snapshotCodes,
     view: ['upper', 'lower', 'bite'],

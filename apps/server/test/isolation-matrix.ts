@@ -265,6 +265,14 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   },
   shareFile: { callers: 'public', forged: (w) => forgedLinks(a(w).links.shareFile, w.pairs[1].orderedFiles[0]!) },
   shareViewer: { callers: 'public', forged: (w) => forgedLinks(a(w).links.shareViewer, w.pairs[1].orderedFiles[0]!) },
+  shareReportImage: {
+    callers: 'public',
+    forged: (w) => forgedLinks(a(w).links.shareReportImage, w.pairs[1].orderedFiles[1]!),
+  },
+  shareReportPdf: {
+    callers: 'public',
+    forged: (w) => forgedLinks(a(w).links.shareReportPdf, w.pairs[1].reportShareCode),
+  },
   softwareGetUpdateLog: { callers: 'public' },
   softwareGetUpdateLogDetail: { callers: 'public' },
   commonSpeedTestDownload: { callers: 'public' },

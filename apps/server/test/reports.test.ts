@@ -6,11 +6,6 @@ import { count, newCase, side, type Side } from './fixtures.js';
 import { binaryStl, PNG, tusUpload } from './uploads.js';
 import { inject, multipart } from './world.js';
 import { pngImage } from './report-images.js';
-import { ReportsService } from '../src/modules/reports/reports.service.js';
-import { ReportPdfRenderer } from '../src/modules/reports/pdf-renderer.js';
-import { FilesService } from '../src/modules/files/files.service.js';
-import { BlobDeletions } from '../src/platform/blob-deletions.js';
-import { LocalStore } from '../src/platform/storage.js';
 
 /** Everything a refused report call must leave as it was. */
 async function reportState(h: Harness) {
@@ -241,24 +236,100 @@ describe('oral health reports', () => {
     });
     const missing = await call(clinic, 'report/view', { reportCode, version: 3 });
     expect([missing.status, missing.code]).toEqual([404, 404]);
+  });
 
-    // What a public report page gets: the latest published version, never the draft.
-    await call(clinic, 'report/save', { reportCode, content: draft('Not yet published.') });
-    const store = new LocalStore((h.config.storage as { root: string }).root);
-    const blobs = new BlobDeletions(h.db, store);
-    const reports = new ReportsService(
-      h.db,
-      store,
-      new FilesService(h.db, store, h.config, blobs),
-      blobs,
-      new ReportPdfRenderer(),
-    );
-    expect(await reports.latestPublished(reportCode)).toMatchObject({
-      version: 2,
-      content: { summary: 'Brush twice a day.' },
+  it('shares by link once published: the latest version, pictures and PDF by signed links, 2009 once ended', async () => {
+    const reportCode = await newReport();
+    const share = (over: Record<string, unknown> = {}) =>
+      call(clinic, 'share/create', { resourceType: 'report', resourceCode: reportCode, expiresInDays: 30, ...over });
+    // A draft is never shared; nothing is made.
+    const before = await count(h, 'shares');
+    const early = await share();
+    expect([early.status, early.code]).toEqual([409, 2010]);
+    expect(await count(h, 'shares')).toBe(before);
+
+    const content = (summary: string) => ({
+      language: 'de',
+      summary,
+      findings: [{ tooth: 16, category: 'early_caries', note: 'Occlusal' }],
+      images: [{ source: 'file', code: files.picture }],
     });
-    expect(await reports.latestPublished(await newReport())).toBeNull();
-    expect(await reports.latestPublished('r-missing')).toBeNull();
+    expect((await call(clinic, 'report/save', { reportCode, content: content('Zweimal täglich putzen.') })).code).toBe(
+      200,
+    );
+    expect((await call(clinic, 'report/publish', { reportCode })).code).toBe(200);
+    const made = await share({ showPatientName: true });
+    expect(made.data).toMatchObject({ resourceType: 'report', status: 'active', remainingDays: 30 });
+    expect(made.data.url).toBe(`http://portal.test/share/report?code=${made.data.shareCode}`);
+    // Mailed to the patient in their language, with the report's own wording.
+    const mailed = await call(clinic, 'share/sendMail', {
+      shareCode: made.data.shareCode,
+      email: 'patient@example.test',
+      language: 'fr',
+    });
+    expect(mailed.code).toBe(200);
+    const [mail] = await h.db.query<{ subject: string; body_text: string }>(
+      `SELECT subject, body_text FROM mail_outbox WHERE to_address = 'patient@example.test' ORDER BY id DESC`,
+    );
+    expect(mail!.subject).toContain('a partagé un bilan bucco-dentaire avec vous');
+    expect(mail!.body_text).toContain(made.data.url);
+    // Another organization can neither share nor list it.
+    expect((await call(stranger, 'share/create', { resourceType: 'report', resourceCode: reportCode })).code).toBe(404);
+
+    // The visitor sees the latest published version, never the draft saved since.
+    await call(clinic, 'report/save', { reportCode, content: content('Noch nicht veröffentlicht.') });
+    const open = () => h.call('share/open', { body: { code: made.data.shareCode } });
+    const opened = await open();
+    expect(opened.data).toMatchObject({
+      resourceType: 'report',
+      locked: false,
+      case: null,
+      order: null,
+      files: [],
+      report: { version: 1, patientName: 'Aiko Tanaka', content: { summary: 'Zweimal täglich putzen.' } },
+    });
+    expect(opened.data.report.labels.findings).toBe('Befunde');
+    const fetchLink = async (link: string) => {
+      const u = new URL(link);
+      const res = await fetch(`${base}${u.pathname}${u.search}`);
+      return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const [image] = opened.data.report.images;
+    const picture = await fetchLink(image.url);
+    expect([picture.status, picture.type]).toEqual([200, 'image/png']);
+    expect(picture.bytes.subarray(1, 4).toString()).toBe('PNG');
+    // A link names its picture: another of the case's files under the same signature is refused.
+    expect((await fetchLink(image.url.replace(files.picture, files.model))).status).toBe(404);
+    const pdf = await fetchLink(opened.data.report.pdfUrl);
+    expect([pdf.status, pdf.type]).toEqual([200, 'application/pdf']);
+    expect((await pdfText(pdf.bytes)).text).toContain('Zweimal täglich putzen.');
+    const log = await call(clinic, 'share/accessLog', { shareCode: made.data.shareCode });
+    expect(log.data.list.map((e: { kind: string }) => e.kind).sort()).toEqual(['page', 'pdf']);
+
+    // Re-published: the same link shows the new version.
+    await call(clinic, 'report/publish', { reportCode });
+    expect((await open()).data.report).toMatchObject({
+      version: 2,
+      content: { summary: 'Noch nicht veröffentlicht.' },
+    });
+    // Without the sharer's tick, no patient name anywhere in the answer.
+    const anonymous = await share();
+    const plain = await h.call('share/open', { body: { code: anonymous.data.shareCode } });
+    expect(plain.data.report.patientName).toBeNull();
+    expect(JSON.stringify(plain.data)).not.toContain('Aiko');
+
+    // Ended: the page, the pictures and the PDF answer 2009 and name the clinic.
+    await call(clinic, 'share/revoke', { shareCode: made.data.shareCode });
+    const ended = await open();
+    expect([ended.status, ended.code]).toEqual([410, 2009]);
+    expect(ended.data.organizationName).toBe(opened.data.organizationName);
+    for (const link of [image.url, opened.data.report.pdfUrl]) {
+      const refused = await fetchLink(link);
+      expect([refused.status, JSON.parse(refused.bytes.toString()).code]).toEqual([410, 2009]);
+    }
+    // A deleted report ends its links too.
+    await call(clinic, 'report/delete', { reportCode });
+    expect((await h.call('share/open', { body: { code: anonymous.data.shareCode } })).code).toBe(2009);
   });
 
   it('stores snapshots as checked PNGs counted against the storage, and frees them with the report', async () => {

@@ -269,7 +269,7 @@ describe('share calls', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ resourceType: 'case', resourceCode: caseCode, expiresInDays: 5 }, 'expiresInDays'],
       [{ resourceType: 'case', resourceCode: caseCode, password: 'abc' }, 'password'],
-      [{ resourceType: 'report', resourceCode: caseCode }, 'resourceType'],
+      [{ resourceType: 'invoice', resourceCode: caseCode }, 'resourceType'],
       [{ resourceType: 'case' }, 'resourceCode'],
       [{ resourceType: 'case', resourceCode: caseCode, showPatientName: 'maybe' }, 'showPatientName'],
     ];

@@ -54,6 +54,9 @@ export interface Pair {
   exportCode: string;
   /** A share link of the ordered case, made by the clinic (no password). */
   shareCode: string;
+  /** A published report on the ordered case showing its picture, and its share link. */
+  reportCode: string;
+  reportShareCode: string;
   dentistId: number;
   dentistName: string;
   /** Serial numbers: bound to the clinic (through the dealer), with the dealer only, still with the OEM. */
@@ -74,6 +77,8 @@ export interface Pair {
     attachment: string;
     shareFile: string;
     shareViewer: string;
+    shareReportImage: string;
+    shareReportPdf: string;
   };
 }
 
@@ -272,6 +277,26 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
     viewerUrl: string | null;
   }>;
   const sharedModel = shared.find((f) => f.fileCode === orderedFiles[0])!;
+  const reportCode = (await ok(h, 'report/create', { token: clinic.token, body: { caseCode: orderedCase } }))
+    .reportCode as string;
+  await ok(h, 'report/save', {
+    token: clinic.token,
+    body: {
+      reportCode,
+      content: { language: 'en', summary: `Report ${letter}`, images: [{ source: 'file', code: orderedFiles[1] }] },
+    },
+  });
+  await ok(h, 'report/publish', { token: clinic.token, body: { reportCode } });
+  const reportShareCode = (
+    await ok(h, 'share/create', {
+      token: clinic.token,
+      body: { resourceType: 'report', resourceCode: reportCode, expiresInDays: 30 },
+    })
+  ).shareCode as string;
+  const sharedReport = (await ok(h, 'share/open', { body: { code: reportShareCode } })).report as {
+    images: Array<{ url: string }>;
+    pdfUrl: string;
+  };
   return {
     clinic,
     lab,
@@ -288,6 +313,8 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
     messageText,
     exportCode,
     shareCode,
+    reportCode,
+    reportShareCode,
     dentistId,
     dentistName,
     boundSerial,
@@ -305,6 +332,8 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
       attachment: linkPath(attachmentLink.url),
       shareFile: linkPath(sharedModel.url),
       shareViewer: linkPath(sharedModel.viewerUrl!),
+      shareReportImage: linkPath(sharedReport.images[0]!.url),
+      shareReportPdf: linkPath(sharedReport.pdfUrl),
     },
   };
 }

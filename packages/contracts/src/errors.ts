@@ -41,6 +41,7 @@ export const ERRORS = {
   TOO_MANY_LOGIN_FAILURES: { code: 1075, status: 429, key: 'tooManyLoginFailures' },
   RESOURCE_PREPARING: { code: 2007, status: 409, key: 'resourcePreparing' },
   REPORT_LINK_EXPIRED: { code: 2009, status: 410, key: 'reportLinkExpired' },
+  REPORT_NOT_PUBLISHED: { code: 2010, status: 409, key: 'reportNotPublished' },
   LINK_EXPIRED: { code: 2020, status: 410, key: 'linkExpired' },
   INVALID_LINK: { code: 2021, status: 404, key: 'invalidLink' },
   INSUFFICIENT_STORAGE: { code: 2022, status: 507, key: 'insufficientStorage' },

@@ -3,16 +3,15 @@ import { FIELD_MAX } from '../constants.js';
 import { LANGUAGES, ORDER_STATUSES, TREATMENTS } from '../enums.js';
 
 import { CaseFile } from './cases.js';
+import { ReportImageRef, ReportView } from './reports.js';
 import { zBool, zEmail, zIntIn, zIntOf, zRequiredText } from './fields.js';
 
 /**
- * Share links (issue 14 §2): a case, an order (and later a report) opened by anyone holding the link, behind an
- * optional password, until it expires or is revoked.
+ * Share links: a case, an order or a published report opened by anyone holding the link, behind an optional
+ * password, until it expires or is revoked.
  */
 export const SHARE_RESOURCE_TYPES = ['case', 'order', 'report'] as const;
 export type ShareResourceType = (typeof SHARE_RESOURCE_TYPES)[number];
-/** What can be shared today; a report joins when reports exist. */
-export const SHAREABLE_NOW = ['case', 'order'] as const;
 /** How long a link lasts, in days; null never expires. */
 export const SHARE_EXPIRY_DAYS = [1, 7, 30] as const;
 export const SHARE_STATUSES = ['active', 'expired', 'revoked'] as const;
@@ -27,7 +26,7 @@ export const SHARE_CODE_LENGTH = 22;
 
 const zShareCode = zRequiredText(FIELD_MAX.code);
 const ShareTarget = {
-  resourceType: z.enum(SHAREABLE_NOW),
+  resourceType: z.enum(SHARE_RESOURCE_TYPES),
   resourceCode: zRequiredText(FIELD_MAX.code),
 };
 
@@ -137,6 +136,17 @@ export const SharedOrder = z.object({
   requestedDeliveryDate: z.string().nullable(),
   createdAt: z.string(),
 });
+/**
+ * A shared report: its latest published version as the patient sees it. The picture and PDF links are signed for
+ * the share and stop working when it ends.
+ */
+export const SharedReport = ReportView.omit({ images: true, patientName: true }).extend({
+  /** Null unless the sharer chose to show it. */
+  patientName: z.string().nullable(),
+  images: z.array(ReportImageRef.extend({ caption: z.string(), url: z.string() })),
+  pdfUrl: z.string(),
+});
+export type SharedReport = z.infer<typeof SharedReport>;
 export const ShareView = z.object({
   resourceType: z.enum(SHARE_RESOURCE_TYPES),
   organizationName: z.string(),
@@ -148,8 +158,9 @@ export const ShareView = z.object({
   version: z.number(),
   case: SharedCase.nullable(),
   order: SharedOrder.nullable(),
+  report: SharedReport.nullable(),
   files: z.array(SharedFile),
 });
 export type ShareView = z.infer<typeof ShareView>;
-/** The data of a 2020 answer: the sharer's organization when the share exists. */
+/** The data of a 2020 (2009 for a report) answer: the sharer's organization when the share exists. */
 export const ShareEndedData = z.object({ organizationName: z.string().nullable() });

@@ -73,12 +73,12 @@ export const reportsRepository = {
     return row;
   },
 
-  /** A report by its code alone, whatever the organization (for a public page that a share already vouched for). */
-  async findByCode(db: Queryable, code: string) {
+  /** A report by its id alone, whatever the organization (for a public page that a share already vouched for). */
+  async findById(db: Queryable, id: number) {
     const [row] = await db.query<ReportRow>(
       `${SELECT_REPORT}
-        WHERE r.code = $1 AND c.deleted_at IS NULL`,
-      [code],
+        WHERE r.id = $1 AND c.deleted_at IS NULL`,
+      [id],
     );
     return row;
   },

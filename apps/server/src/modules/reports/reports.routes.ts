@@ -19,7 +19,7 @@ import {
   envelope,
   type SnapshotView,
 } from '@portal/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import { multipartParts, type MultipartLimits } from '../../platform/multipart.js';
@@ -34,6 +34,28 @@ const SNAPSHOT_PARTS: MultipartLimits = {
 };
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg' };
+
+/** Sends a report's picture: never rendered as a page of its own (sandboxed), kept a few minutes by the browser. */
+export function sendReportImage(
+  reply: FastifyReply,
+  image: Awaited<ReturnType<ReportsService['image']>>,
+  name: string,
+) {
+  return reply
+    .header('content-type', MIME[image.format] ?? 'application/octet-stream')
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(`${name}.${image.format}`)}`)
+    .header('cache-control', 'private, max-age=300')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .send(image.stream);
+}
+
+/** Sends a report's PDF as a download under its file name. */
+export function sendReportPdf(reply: FastifyReply, { pdf, fileName }: { pdf: Uint8Array | Buffer; fileName: string }) {
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .send(pdf);
+}
 
 const author = (request: FastifyRequest) => ({
   userId: request.auth.userId,
@@ -228,12 +250,7 @@ export function reportsModule(reports: ReportsService): Module {
         },
         async (request, reply) => {
           const image = await reports.image(request.auth.organizationId, request.body.reportCode, request.body);
-          return reply
-            .header('content-type', MIME[image.format] ?? 'application/octet-stream')
-            .header('content-disposition', `attachment; filename*=UTF-8''${request.body.code}.${image.format}`)
-            .header('cache-control', 'private, max-age=300')
-            .header('content-security-policy', "default-src 'none'; sandbox")
-            .send(image.stream);
+          return sendReportImage(reply, image, request.body.code);
         },
       );
 
@@ -249,15 +266,8 @@ export function reportsModule(reports: ReportsService): Module {
           config: { ...view, errors: ['NOT_FOUND'] },
         },
         async (request, reply) => {
-          const { pdf, fileName } = await reports.pdf(
-            request.auth.organizationId,
-            request.body.reportCode,
-            request.body.version,
-          );
-          return reply
-            .header('content-type', 'application/pdf')
-            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-            .send(pdf);
+          const made = await reports.pdf(request.auth.organizationId, request.body.reportCode, request.body.version);
+          return sendReportPdf(reply, made);
         },
       );
     },

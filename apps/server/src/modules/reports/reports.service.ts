@@ -294,11 +294,21 @@ export class ReportsService {
   }
 
   /**
-   * What a public report page needs: the latest published version of a report, by its code alone (the caller, a
+   * A report to share: its id when the organization has it and has published it (a draft is never shared; the
+   * share shows whatever version is the latest when it is opened).
+   */
+  async shareableId(orgId: number, reportCode: string, { mustBePublished }: { mustBePublished: boolean }) {
+    const row = await this.find(orgId, reportCode);
+    if (mustBePublished && !row.version) fail('REPORT_NOT_PUBLISHED');
+    return Number(row.id);
+  }
+
+  /**
+   * What a public report page needs: the latest published version of a report, by its id alone (the caller, a
    * share, has already decided the visitor may see it). Null when the report is gone or was never published.
    */
-  async latestPublished(reportCode: string): Promise<ReportView | null> {
-    const row = await reportsRepository.findByCode(this.db, reportCode);
+  async latestPublished(reportId: number): Promise<ReportView | null> {
+    const row = await reportsRepository.findById(this.db, reportId);
     if (!row || !row.version) return null;
     return this.viewOf(row, Number(row.version));
   }
@@ -310,10 +320,10 @@ export class ReportsService {
   }
 
   /** A picture the latest published version shows (for a public report page); null otherwise. */
-  async publishedImage(reportCode: string, ref: ReportImageRef) {
-    const view = await this.latestPublished(reportCode);
+  async publishedImage(reportId: number, ref: ReportImageRef) {
+    const view = await this.latestPublished(reportId);
     if (!view?.images.some((i) => i.source === ref.source && i.code === ref.code)) return null;
-    return this.openImage((await reportsRepository.findByCode(this.db, reportCode))!, ref);
+    return this.openImage((await reportsRepository.findById(this.db, reportId))!, ref);
   }
 
   private async openImage(row: ReportRow, ref: ReportImageRef) {
@@ -336,10 +346,10 @@ export class ReportsService {
   }
 
   /** The latest published version's PDF (for a public report page); null when there is none. */
-  async latestPublishedPdf(reportCode: string) {
-    const view = await this.latestPublished(reportCode);
+  async latestPublishedPdf(reportId: number) {
+    const view = await this.latestPublished(reportId);
     if (!view) return null;
-    return this.pdfOf((await reportsRepository.findByCode(this.db, reportCode))!, view);
+    return this.pdfOf((await reportsRepository.findById(this.db, reportId))!, view);
   }
 
   private async pdfOf(row: ReportRow, view: ReportView) {

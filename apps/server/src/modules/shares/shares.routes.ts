@@ -19,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { streamFile } from '../files/files.routes.js';
+import { sendReportImage, sendReportPdf } from '../reports/reports.routes.js';
 import type { SharesService, ShareFilePurpose } from './shares.service.js';
 
 /**
@@ -31,17 +32,21 @@ export const SHARE_LIMITS = {
   mailPerUser: { max: 30, windowSeconds: 3600 },
 } as const;
 
-/** Create, list, log and revoke need the right to see the resource: a case's, or an order's. */
+/** Create and list need the right to see the resource: a case's, an order's or a report's. */
+const VIEW_PERMISSIONS: Record<string, string> = { order: 'order:view', report: 'report:view' };
 const viewPermission = (request: FastifyRequest) =>
-  (request.body as { resourceType?: string } | undefined)?.resourceType === 'order' ? 'order:view' : 'case:view';
+  VIEW_PERMISSIONS[(request.body as { resourceType?: string } | undefined)?.resourceType ?? ''] ?? 'case:view';
 const visitor = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] });
 
 const FileParams = z.object({ code: z.string().min(1).max(64), fileCode: z.string().min(1).max(64) });
-const FileQuery = z.object({
-  exp: z.coerce.number().int(),
-  sig: z.string().min(10).max(100),
-  download: z.enum(['0', '1']).optional(),
+const LinkQuery = z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100) });
+const FileQuery = LinkQuery.extend({ download: z.enum(['0', '1']).optional() });
+const ReportImageParams = z.object({
+  code: z.string().min(1).max(64),
+  source: z.enum(['file', 'snapshot']),
+  imageCode: z.string().min(1).max(64),
 });
+const ReportPdfParams = z.object({ code: z.string().min(1).max(64) });
 
 export function sharesModule(p: Platform, shares: SharesService): Module {
   const fileRoute =
@@ -79,7 +84,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             body: OpenShareBody,
             response: { 200: envelope(ShareView) },
           },
-          config: { rateLimit: { max: 60, timeWindow: '1 minute' }, errors: ['LINK_EXPIRED'] },
+          config: { rateLimit: { max: 60, timeWindow: '1 minute' }, errors: ['LINK_EXPIRED', 'REPORT_LINK_EXPIRED'] },
         },
         async (request) => {
           const { max, windowSeconds } = SHARE_LIMITS.openPerAddress;
@@ -97,7 +102,10 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             body: UnlockShareBody,
             response: { 200: envelope(ShareSign) },
           },
-          config: { rateLimit: { max: 20, timeWindow: '1 minute' }, errors: ['LINK_EXPIRED', 'INVALID_PASSWORD'] },
+          config: {
+            rateLimit: { max: 20, timeWindow: '1 minute' },
+            errors: ['LINK_EXPIRED', 'REPORT_LINK_EXPIRED', 'INVALID_PASSWORD'],
+          },
         },
         async (request) => {
           await p.rateLimits.lookup('shareUnlock', request.ip, request.body.code, SHARE_LIMITS.unlock);
@@ -138,6 +146,47 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         },
         fileRoute('viewer'),
       );
+
+      app.get(
+        '/share/report-image/:code/:source/:imageCode',
+        {
+          schema: {
+            tags: ['shares'],
+            summary: "A picture of a shared report's latest version by a share's signed link",
+            params: ReportImageParams,
+            querystring: LinkQuery,
+            produces: ['image/png', 'image/jpeg'],
+          },
+          config: {
+            rateLimit: { max: 300, timeWindow: '1 minute' },
+            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'REPORT_LINK_EXPIRED', 'NOT_FOUND'],
+          },
+        },
+        async (request, reply) => {
+          const { code, source, imageCode } = request.params;
+          const image = await shares.openReportImage(code, { source, code: imageCode }, request.query);
+          return sendReportImage(reply, image, imageCode);
+        },
+      );
+
+      app.get(
+        '/share/report-pdf/:code',
+        {
+          schema: {
+            tags: ['shares'],
+            summary: "A shared report's latest version as a PDF by a share's signed link (logged in the access log)",
+            params: ReportPdfParams,
+            querystring: LinkQuery,
+            produces: ['application/pdf'],
+          },
+          config: {
+            rateLimit: { max: 30, timeWindow: '1 minute' },
+            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'REPORT_LINK_EXPIRED'],
+          },
+        },
+        async (request, reply) =>
+          sendReportPdf(reply, await shares.openReportPdf(request.params.code, request.query, visitor(request))),
+      );
     },
 
     privateRoutes(app) {
@@ -147,11 +196,12 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         {
           schema: {
             tags: ['shares'],
-            summary: 'Share a case or an order by link: optional password, expiry, patient name shown or not',
+            summary:
+              'Share a case, an order or a published report by link: optional password, expiry, patient name shown or not',
             body: CreateShareBody,
             response: { 200: envelope(ShareItem) },
           },
-          config: { permission: viewPermission, rateLimit: limit, errors: ['NOT_FOUND'] },
+          config: { permission: viewPermission, rateLimit: limit, errors: ['NOT_FOUND', 'REPORT_NOT_PUBLISHED'] },
         },
         async (request) => ok(request, await shares.create(request.auth, request.body)),
       );
@@ -161,7 +211,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         {
           schema: {
             tags: ['shares'],
-            summary: 'The shares of a case or an order with status, expiry, remaining days and views',
+            summary: 'The shares of a case, an order or a report with status, expiry, remaining days and views',
             body: ShareTargetBody,
             response: { 200: envelope(ShareList) },
           },
@@ -215,7 +265,10 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             body: ShareMailBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { rateLimit: { max: 10, timeWindow: '1 minute' }, errors: ['NOT_FOUND', 'LINK_EXPIRED'] },
+          config: {
+            rateLimit: { max: 10, timeWindow: '1 minute' },
+            errors: ['NOT_FOUND', 'LINK_EXPIRED', 'REPORT_LINK_EXPIRED'],
+          },
         },
         async (request) => {
           const { max, windowSeconds } = SHARE_LIMITS.mailPerUser;

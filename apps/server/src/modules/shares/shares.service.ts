@@ -9,6 +9,8 @@ import {
   type ShareStatus,
   type ShareView,
   type SharedFile,
+  type SharedReport,
+  type ReportImageRef,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
@@ -19,6 +21,7 @@ import type { Mailer } from '../../platform/mail.js';
 import type { CasesService } from '../cases/cases.service.js';
 import type { FilesService } from '../files/files.service.js';
 import type { OrdersService } from '../orders/orders.service.js';
+import type { ReportsService } from '../reports/reports.service.js';
 import type { RolesService } from '../roles/roles.service.js';
 import { sharesRepository, type PublicShareRow, type ShareListRow, type ShareRow } from './shares.repository.js';
 import { addressHash, coarseUserAgent } from './visitor.js';
@@ -31,6 +34,21 @@ const SHARE_PAGES: Record<ShareResourceType, string> = {
   report: '/share/report',
 };
 export type ShareFilePurpose = 'download' | 'viewer';
+/** What a signed link of a share opens: a file's original or viewer version, a report's picture or its PDF. */
+type LinkPurpose = ShareFilePurpose | 'image' | 'pdf';
+/** The mail that carries each kind of link. */
+/** The public route of each kind of signed link (below /api/v2/share/). */
+const LINK_ROUTES: Record<LinkPurpose, string> = {
+  download: 'file',
+  viewer: 'viewer',
+  image: 'report-image',
+  pdf: 'report-pdf',
+};
+const SHARE_MAILS: Record<ShareResourceType, string> = {
+  case: 'shareCase',
+  order: 'shareOrder',
+  report: 'shareReport',
+};
 /** Who opened a share, as far as the access log keeps it. */
 export interface Visitor {
   address: string;
@@ -50,17 +68,29 @@ function remainingDays(s: ShareRow, now = Date.now()): number | null {
   return Math.max(1, Math.ceil((new Date(s.expires_at).getTime() - now) / DAY_MS));
 }
 
+/** An ended (or unknown) link: 2009 for a report's, 2020 for the others (spec §8), naming the sharer when known. */
+function ended(share: { resource_type: ShareResourceType; organization_name: string } | undefined): never {
+  fail(
+    share?.resource_type === 'report' ? 'REPORT_LINK_EXPIRED' : 'LINK_EXPIRED',
+    {},
+    {
+      organizationName: share?.organization_name ?? null,
+    },
+  );
+}
+
 /**
- * Share links: a case or an order (a report later: the tables and calls take its type already) opened by whoever
- * holds the link, behind an optional password, until it expires or the sharer revokes it. Files go out through
- * links signed for the share and its version, checked against the live share on every request, so a revoked share's
- * links stop working at once.
+ * Share links: a case, an order or a published report opened by whoever holds the link, behind an optional
+ * password, until it expires or the sharer revokes it. Files, report pictures and PDFs go out through links signed
+ * for the share and its version, checked against the live share on every request, so a revoked share's links stop
+ * working at once.
  */
 export class SharesService {
   constructor(
     private readonly db: Db,
     private readonly cases: CasesService,
     private readonly orders: OrdersService,
+    private readonly reports: ReportsService,
     private readonly files: FilesService,
     private readonly roles: RolesService,
     private readonly mailer: Mailer,
@@ -75,11 +105,14 @@ export class SharesService {
     return `${this.config.publicUrl}${SHARE_PAGES[s.resource_type]}?code=${s.code}`;
   }
 
-  /** The resource's id when the caller can see it, else 404 (another organization's, gone, or not shareable yet). */
-  private async resourceId(auth: AuthContext, type: ShareResourceType, code: string): Promise<number> {
+  /**
+   * The resource's id when the caller can see it, else 404 (another organization's, or gone). A new share of a
+   * report needs a published version (2010): the link never shows a draft.
+   */
+  private async resourceId(auth: AuthContext, type: ShareResourceType, code: string, forNewShare = false) {
     if (type === 'case') return this.cases.idOf(auth.organizationId, code);
     if (type === 'order') return this.orders.idOf(auth, code);
-    fail('NOT_FOUND');
+    return this.reports.shareableId(auth.organizationId, code, { mustBePublished: forNewShare });
   }
 
   private async isAdministrator(auth: AuthContext) {
@@ -111,7 +144,7 @@ export class SharesService {
     const password = body.password ?? '';
     if (password && password.length < SHARE_PASSWORD.min)
       invalidField('password', 'paramTooShort', { n: SHARE_PASSWORD.min });
-    const resourceId = await this.resourceId(auth, body.resourceType, body.resourceCode);
+    const resourceId = await this.resourceId(auth, body.resourceType, body.resourceCode, true);
     const row = await sharesRepository.insert(this.db, {
       code: randomBytes(16).toString('base64url'),
       resourceType: body.resourceType,
@@ -166,14 +199,14 @@ export class SharesService {
   /** Mails the link (never the password) in the recipient's language, through the outbox. */
   async mail(auth: AuthContext, shareCode: string, to: string, language: Language) {
     const share = await this.own(auth, shareCode);
-    if (statusOf(share) !== 'active') fail('LINK_EXPIRED', {}, { organizationName: auth.user.org_name });
+    if (statusOf(share) !== 'active') ended({ ...share, organization_name: auth.user.org_name });
     const expires = share.expires_at
       ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(share.expires_at))
       : null;
     await this.mailer.send({
       to,
       language,
-      template: share.resource_type === 'order' ? 'shareOrder' : 'shareCase',
+      template: SHARE_MAILS[share.resource_type],
       params: { sender: auth.user.display_name, organization: auth.user.org_name, date: expires ?? '' },
       extraKeys: [
         expires ? 'shareLink.expires' : 'shareLink.noExpiry',
@@ -187,13 +220,12 @@ export class SharesService {
   // Public calls.
 
   /**
-   * The share behind a code while it lasts. Unknown and ended codes both answer 2020 after the same single query
-   * (the ended one names the sharer's organization), so timing does not tell them apart.
+   * The share behind a code while it lasts. Unknown and ended codes both answer 2020 (2009 for a report) after the
+   * same single query (the ended one names the sharer's organization), so timing does not tell them apart.
    */
   private async live(code: string): Promise<PublicShareRow> {
     const share = await sharesRepository.findPublic(this.db, code);
-    if (!share) fail('LINK_EXPIRED', {}, { organizationName: null });
-    if (share.ended) fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+    if (!share || share.ended) ended(share);
     return share;
   }
 
@@ -227,11 +259,29 @@ export class SharesService {
       version: share.version,
     };
     if (share.password_hash && !this.signMatches(share, sign))
-      return { ...base, locked: true, case: null, order: null, files: [] };
+      return { ...base, locked: true, case: null, order: null, report: null, files: [] };
+    if (share.resource_type === 'report') {
+      const report = await this.sharedReport(share);
+      await this.log(share, 'page', visitor);
+      return { ...base, locked: false, case: null, order: null, report, files: [] };
+    }
     const content = await this.content(share);
     await this.log(share, 'page', visitor);
     const files = content.files.map((f) => this.fileLinks(share, f));
-    return { ...base, locked: false, case: content.case, order: content.order, files };
+    return { ...base, locked: false, case: content.case, order: content.order, report: null, files };
+  }
+
+  /** A shared report's latest published version, its pictures and PDF behind the share's signed links. */
+  private async sharedReport(share: PublicShareRow): Promise<SharedReport> {
+    const view = await this.reports.latestPublished(Number(share.resource_id));
+    if (!view) ended(share);
+    const { link } = this.signedLinks(share);
+    return {
+      ...view,
+      patientName: share.show_patient_name ? view.patientName : null,
+      images: view.images.map((i) => ({ ...i, url: link('image', i.source, i.code) })),
+      pdfUrl: link('pdf'),
+    };
   }
 
   /** The shared resource as the sharer chose to show it; a resource gone since answers 2020 like an ended share. */
@@ -275,20 +325,37 @@ export class SharesService {
         };
       }
     }
-    fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+    ended(share);
   }
 
-  private linkSignature(share: ShareRow, purpose: ShareFilePurpose, fileCode: string, exp: number) {
+  /** `subject` is what the link opens below the share: a file's code, a picture's source and code, nothing for the PDF. */
+  private linkSignature(share: ShareRow, purpose: LinkPurpose, subject: string, exp: number) {
     return createHmac('sha256', this.secret('file'))
-      .update(`${share.id}:${share.version}:${purpose}:${fileCode}:${exp}`)
+      .update(`${share.id}:${share.version}:${purpose}:${subject}:${exp}`)
       .digest('base64url');
   }
 
-  private fileLinks(share: ShareRow, f: Omit<SharedFile, 'url' | 'viewerUrl' | 'expiresAt'>): SharedFile {
+  /** Makes links signed for the share, its version and what they open, valid for the configured time from now. */
+  private signedLinks(share: ShareRow) {
     const exp = Math.floor(Date.now() / 1000) + this.config.fileLinkTtlSeconds;
-    const link = (purpose: ShareFilePurpose) =>
-      `${this.config.publicUrl}/api/v2/share/${purpose === 'download' ? 'file' : 'viewer'}/${share.code}/${f.fileCode}` +
-      `?exp=${exp}&sig=${this.linkSignature(share, purpose, f.fileCode, exp)}`;
+    const link = (purpose: LinkPurpose, ...subject: string[]) =>
+      `${this.config.publicUrl}/api/v2/share/${LINK_ROUTES[purpose]}/${[share.code, ...subject].join('/')}` +
+      `?exp=${exp}&sig=${this.linkSignature(share, purpose, subject.join('/'), exp)}`;
+    return { exp, link };
+  }
+
+  /** Checks a link's signature and time against the live share; answers the share. */
+  private async checkLink(code: string, purpose: LinkPurpose, subject: string, link: { exp: number; sig: string }) {
+    const share = await this.live(code);
+    const expected = Buffer.from(this.linkSignature(share, purpose, subject, link.exp));
+    const given = Buffer.from(link.sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) fail('INVALID_LINK');
+    if (link.exp < Date.now() / 1000) ended(share);
+    return share;
+  }
+
+  private fileLinks(share: ShareRow, f: Omit<SharedFile, 'url' | 'viewerUrl' | 'expiresAt'>): SharedFile {
+    const { exp, link } = this.signedLinks(share);
     return {
       fileCode: f.fileCode,
       name: f.name,
@@ -298,8 +365,8 @@ export class SharesService {
       size: f.size,
       viewerStatus: f.viewerStatus,
       unit: f.unit,
-      url: link('download'),
-      viewerUrl: f.viewerStatus === 'none' ? null : link('viewer'),
+      url: link('download', f.fileCode),
+      viewerUrl: f.viewerStatus === 'none' ? null : link('viewer', f.fileCode),
       expiresAt: new Date(exp * 1000).toISOString(),
     };
   }
@@ -316,15 +383,28 @@ export class SharesService {
     logAs: ShareAccessKind | null,
     visitor: Visitor,
   ) {
-    const share = await this.live(code);
-    const expected = Buffer.from(this.linkSignature(share, purpose, fileCode, link.exp));
-    const given = Buffer.from(link.sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) fail('INVALID_LINK');
-    if (link.exp < Date.now() / 1000) fail('LINK_EXPIRED', {}, { organizationName: share.organization_name });
+    const share = await this.checkLink(code, purpose, fileCode, link);
     const { caseId } = await this.content(share);
     const opened = await this.files.openInCase(caseId, purpose, fileCode);
     if (logAs) await this.log(share, logAs, visitor);
     return opened;
+  }
+
+  /** A picture the shared report's latest version shows, by the share's signed link. */
+  async openReportImage(code: string, ref: ReportImageRef, link: { exp: number; sig: string }) {
+    const share = await this.checkLink(code, 'image', `${ref.source}/${ref.code}`, link);
+    const image = await this.reports.publishedImage(Number(share.resource_id), ref);
+    if (!image) fail('NOT_FOUND');
+    return image;
+  }
+
+  /** The shared report's latest version as a PDF, by the share's signed link; each one is logged. */
+  async openReportPdf(code: string, link: { exp: number; sig: string }, visitor: Visitor) {
+    const share = await this.checkLink(code, 'pdf', '', link);
+    const pdf = await this.reports.latestPublishedPdf(Number(share.resource_id));
+    if (!pdf) ended(share);
+    await this.log(share, 'pdf', visitor);
+    return pdf;
   }
 
   read(key: string, range?: { start: number; end: number }) {

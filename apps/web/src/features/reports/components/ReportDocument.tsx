@@ -17,7 +17,8 @@ export function ReportDocument({
   view,
   renderImage,
 }: {
-  view: ReportView;
+  /** A shared report's patient name is null unless the sharer chose to show it. */
+  view: Omit<ReportView, 'patientName'> & { patientName: string | null };
   renderImage: (image: ReportImageRef & { caption: string }) => ReactNode;
 }) {
   const { content, labels } = view;
@@ -30,8 +31,12 @@ export function ReportDocument({
         </Typography.Title>
         {content.title ? <Typography.Text type="secondary">{l('title')}</Typography.Text> : null}
         <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '2px 12px', margin: '12px 0 0' }}>
-          <dt>{l('patient')}</dt>
-          <dd style={{ margin: 0 }}>{view.patientName}</dd>
+          {view.patientName !== null ? (
+            <>
+              <dt>{l('patient')}</dt>
+              <dd style={{ margin: 0 }}>{view.patientName}</dd>
+            </>
+          ) : null}
           <dt>{l('clinic')}</dt>
           <dd style={{ margin: 0 }}>{view.organizationName}</dd>
           <dt>{l('version')}</dt>

@@ -47,6 +47,7 @@ import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useTheme } from '../../../lib/theme';
 import { caseDetailPath, downloadGrant } from '../../cases';
+import { SharesCard } from '../../shares';
 import { reportKeys } from '../api/keys';
 import { addSnapshot, deleteSnapshot, publishReport, reportCase, reportDetail, saveReport } from '../api/reports';
 import { ReportImage } from '../components/ReportImage';
@@ -579,6 +580,11 @@ function Designer({ report }: { report: ReportDetail }) {
         </div>
       </Card>
       {state.status === 'failed' ? <Alert type="error" showIcon title={t('design.saveFailed')} /> : null}
+      <SharesCard
+        resourceType="report"
+        resourceCode={reportCode}
+        notShareableReason={report.version ? undefined : t('design.publishToShare')}
+      />
     </main>
   );
 }

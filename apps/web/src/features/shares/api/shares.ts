@@ -1,7 +1,7 @@
-import type { Language, ShareAccessKind, ShareItem, ShareView, SHAREABLE_NOW } from '@portal/contracts';
+import type { Language, ShareAccessKind, ShareItem, ShareResourceType, ShareView } from '@portal/contracts';
 import { http } from '../../../lib/http';
 
-export type ShareableType = (typeof SHAREABLE_NOW)[number];
+export type ShareableType = ShareResourceType;
 export type { ShareItem, ShareView };
 export interface ShareAccessEntry {
   at: string;

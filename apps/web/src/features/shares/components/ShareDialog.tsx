@@ -122,7 +122,19 @@ function ShareResult({ share }: { share: ShareItem }) {
   );
 }
 
-/** Makes a share link of a case or an order: options first, then the link with its channels. */
+const DIALOG_TITLES: Record<ShareableType, string> = {
+  case: 'dialog.titleCase',
+  order: 'dialog.titleOrder',
+  report: 'dialog.titleReport',
+};
+/** A report goes to its patient: it names them and lasts a month; a case or an order goes to a colleague for a week. */
+const INITIAL_OPTIONS: Record<ShareableType, Options> = {
+  case: { expiry: '7', showPatientName: false },
+  order: { expiry: '7', showPatientName: false },
+  report: { expiry: '30', showPatientName: true },
+};
+
+/** Makes a share link of a case, an order or a report: options first, then the link with its channels. */
 export function ShareDialog({
   open,
   onClose,
@@ -160,7 +172,7 @@ export function ShareDialog({
   return (
     <Modal
       open={open}
-      title={t(resourceType === 'order' ? 'dialog.titleOrder' : 'dialog.titleCase')}
+      title={t(DIALOG_TITLES[resourceType])}
       onCancel={close}
       destroyOnHidden
       width="min(520px, 95vw)"
@@ -185,7 +197,7 @@ export function ShareDialog({
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ expiry: '7', showPatientName: false }}
+          initialValues={INITIAL_OPTIONS[resourceType]}
           onFinish={(v) => create.mutate(v)}
           data-testid="share-options"
         >

@@ -14,8 +14,19 @@ import { ShareDialog } from './ShareDialog';
 
 const STATUS_COLORS: Record<ShareStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
 
-/** The share button and every share of a case or an order: status, expiry, views, access log, revoke. */
-export function SharesCard({ resourceType, resourceCode }: { resourceType: ShareableType; resourceCode: string }) {
+/**
+ * The share button and every share of a case, an order or a report: status, expiry, views, access log, revoke.
+ * `notShareableReason` says why no new share can be made now (a report not yet published); the list stays.
+ */
+export function SharesCard({
+  resourceType,
+  resourceCode,
+  notShareableReason,
+}: {
+  resourceType: ShareableType;
+  resourceCode: string;
+  notShareableReason?: string;
+}) {
   const { t } = useTranslation('shares');
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState(false);
@@ -44,11 +55,22 @@ export function SharesCard({ resourceType, resourceCode }: { resourceType: Share
       title={t('list.title')}
       data-testid="shares-card"
       extra={
-        <Button icon={<ShareAltOutlined aria-hidden />} onClick={() => setDialog(true)} data-testid="share-open-dialog">
-          {t('list.share')}
-        </Button>
+        notShareableReason ? null : (
+          <Button
+            icon={<ShareAltOutlined aria-hidden />}
+            onClick={() => setDialog(true)}
+            data-testid="share-open-dialog"
+          >
+            {t('list.share')}
+          </Button>
+        )
       }
     >
+      {notShareableReason ? (
+        <Typography.Paragraph type="secondary" data-testid="share-not-shareable">
+          {notShareableReason}
+        </Typography.Paragraph>
+      ) : null}
       <Table<ShareItem>
         size="small"
         rowKey="shareCode"

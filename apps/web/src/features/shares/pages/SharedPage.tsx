@@ -1,7 +1,7 @@
 import { Component, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input, Result, Space, Spin, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@portal/contracts';
@@ -16,11 +16,14 @@ import { forgetShareSign, rememberShareSign, shareSign } from '../../../lib/pref
 import { openShare, unlockShare, type ShareView } from '../api/shares';
 import { shareKeys } from '../api/keys';
 import { RemainingDays } from '../components/RemainingDays';
+import { ReportDocument } from '../../reports';
 
 /** How long a visitor waits between tries while the shared resource is prepared (2007), and how many tries. */
 const PREPARING_RETRY_MS = 3000;
 const PREPARING_TRIES = 40;
 const VIEWABLE = new Set(['stl', 'ply', 'obj']);
+/** An ended link: 2020, or 2009 for a report's (spec §8). */
+const ENDED_CODES = new Set<number>([ERRORS.LINK_EXPIRED.code, ERRORS.REPORT_LINK_EXPIRED.code]);
 type SharedFile = ShareView['files'][number];
 
 /** The frame of a share page: the portal's name, the language switch, the content (always light, spec §2). */
@@ -187,19 +190,65 @@ function Summary({ view }: { view: ShareView }) {
   return null;
 }
 
-function Shared({ view }: { view: ShareView }) {
+const PAGE_TITLES = { case: 'visit.titleCase', order: 'visit.titleOrder', report: 'visit.titleReport' } as const;
+
+/** Who shared it and for how long: the head of every share page. */
+function SharedHeading({ view, extra }: { view: ShareView; extra?: ReactNode }) {
   const { t } = useTranslation('shares');
   return (
+    <div>
+      <Typography.Title level={2} style={{ marginBottom: 4 }}>
+        {t(PAGE_TITLES[view.resourceType])}
+      </Typography.Title>
+      <Space wrap>
+        <Typography.Text>{t('visit.sharedBy', { organization: view.organizationName })}</Typography.Text>
+        <RemainingDays share={view} />
+        {extra}
+      </Space>
+    </div>
+  );
+}
+
+/** A shared report: the latest published version as the patient sees it, and its PDF. */
+function SharedReportView({ view, report }: { view: ShareView; report: NonNullable<ShareView['report']> }) {
+  const { t } = useTranslation('shares');
+  const images = new Map(report.images.map((i) => [`${i.source}:${i.code}`, i.url]));
+  return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
-      <div>
-        <Typography.Title level={2} style={{ marginBottom: 4 }}>
-          {t(view.resourceType === 'order' ? 'visit.titleOrder' : 'visit.titleCase')}
-        </Typography.Title>
-        <Space wrap>
-          <Typography.Text>{t('visit.sharedBy', { organization: view.organizationName })}</Typography.Text>
-          <RemainingDays share={view} />
-        </Space>
-      </div>
+      <SharedHeading
+        view={view}
+        extra={
+          <Button
+            type="primary"
+            icon={<FilePdfOutlined aria-hidden />}
+            href={serverLink(report.pdfUrl)}
+            data-testid="share-report-pdf"
+          >
+            {t('visit.downloadPdf')}
+          </Button>
+        }
+      />
+      <ReportDocument
+        view={report}
+        renderImage={(image) => (
+          <img
+            src={serverLink(images.get(`${image.source}:${image.code}`) ?? '')}
+            alt={image.caption}
+            loading="lazy"
+            style={{ width: '100%', height: 180, objectFit: 'contain', background: '#f5f5f5', borderRadius: 6 }}
+          />
+        )}
+      />
+    </Space>
+  );
+}
+
+function Shared({ view }: { view: ShareView }) {
+  const { t } = useTranslation('shares');
+  if (view.report) return <SharedReportView view={view} report={view.report} />;
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
+      <SharedHeading view={view} />
       <Summary view={view} />
       <SharedModels files={view.files} />
       <section>
@@ -232,11 +281,11 @@ function Shared({ view }: { view: ShareView }) {
 }
 
 /**
- * A share page (/case-show, /order-show): no sign-in. The code is in the query string; a password page first when
+ * A share page (/case-show, /order-show, /share/report): no sign-in. The code is in the query string; a password page first when
  * the share has one (a passed password is remembered in this browser until the share changes); the expired page,
  * naming the sharer's organization, once the link has ended; a resource still being prepared is waited for.
  */
-export function SharedPage() {
+export default function SharedPage() {
   const { t } = useTranslation('shares');
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
@@ -272,7 +321,7 @@ export function SharedPage() {
     );
   else if (view.isError) {
     const err = view.error;
-    if (err instanceof ApiError && err.code === ERRORS.LINK_EXPIRED.code) {
+    if (err instanceof ApiError && ENDED_CODES.has(err.code)) {
       forgetShareSign(code);
       const data = err.data as { organizationName?: string | null } | null;
       content = <Ended organizationName={data?.organizationName ?? null} />;
