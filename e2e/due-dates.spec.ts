@@ -77,6 +77,20 @@ describe('due dates', () => {
     await clinic.page.getByTestId('send-to-lab').click();
     await clinic.page.getByTestId('send-dialog').waitFor();
     await pick(clinic.page, 'send-lab', 'Precision Dental Lab');
+    // How the laboratory has done lately, as the clinic chooses it: its scorecard's last 90 days.
+    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
+    const precision = partners.data.list.find(
+      (p: { organization: { name: string } }) => p.organization.name === 'Precision Dental Lab',
+    );
+    const card = await api('scorecard/lab', { partnerCode: precision.partnerCode }, clinicToken);
+    const recent = card.data.windows.find((w: { days: number }) => w.days === 90);
+    const line = clinic.page.getByTestId('send-lab-scorecard');
+    await line.waitFor();
+    expect(await line.innerText()).toContain(
+      recent.shipped === 0 && recent.remakes === 0
+        ? 'Last 90 days: no orders shipped yet'
+        : `Last 90 days: ${recent.onTimeRate === null ? '—' : `${Math.round(recent.onTimeRate * 100)}%`} on time`,
+    );
     await pick(clinic.page, 'send-order-type', 'Restoration');
     await pick(clinic.page, 'send-product', productName);
     const estimate = clinic.page.getByTestId('send-estimate');

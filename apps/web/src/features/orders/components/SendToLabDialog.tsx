@@ -7,6 +7,7 @@ import { SendToLabForm } from './send/SendToLabForm';
 import { SentResult } from './send/SentResult';
 import { useSendToLab, type SendToLabOptions } from './send/useSendToLab';
 import { DeliveryEstimate, LabProductPicker } from '../../catalogue';
+import { LabScorecardLine } from '../../scorecards';
 
 export { suggestedWorkTypes } from './send/useSendToLab';
 
@@ -50,6 +51,7 @@ export default function SendToLabDialog(props: SendToLabOptions) {
       >
         <SendToLabForm
           send={send}
+          labScorecard={<LabScorecardLine partnerCode={send.partnerCode} />}
           // The laboratory's catalogue: its products, and the delivery date the chosen one would get.
           productPicker={
             <Form.Item label={tCatalogue('picker.label')} htmlFor="send-product">

@@ -10,16 +10,18 @@ import { TeethPicker } from './TeethPicker';
 import type { SendFormValues, SendToLab } from './useSendToLab';
 
 /**
- * The prescription form of "Send to lab". `productPicker` renders beside the order type (the laboratory's
- * catalogue) and `deliveryEstimate` under the requested date (the estimate from the product's turnaround); both
- * read the chosen laboratory and work types from `send`.
+ * The prescription form of "Send to lab". `labScorecard` renders under the laboratory (how it has done lately),
+ * `productPicker` beside the order type (the laboratory's catalogue) and `deliveryEstimate` under the requested date
+ * (the estimate from the product's turnaround); they read the chosen laboratory and work types from `send`.
  */
 export function SendToLabForm({
   send,
+  labScorecard,
   productPicker,
   deliveryEstimate,
 }: {
   send: SendToLab;
+  labScorecard?: ReactNode;
   productPicker?: ReactNode;
   deliveryEstimate?: ReactNode;
 }) {
@@ -47,6 +49,7 @@ export function SendToLabForm({
               name="partnerCode"
               label={t('send.lab')}
               rules={[{ required: true, message: t('send.labRequired') }]}
+              extra={labScorecard}
             >
               <Select
                 data-testid="send-lab"
