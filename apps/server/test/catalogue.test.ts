@@ -248,4 +248,53 @@ describe('the working calendar and delivery dates', () => {
     });
     expect(plain.data.list[0]).toMatchObject({ estimatedDeliveryDate: null, product: null });
   });
+
+  it("lists only the orders late on the reader's day, for both sides", async () => {
+    // One partnership of its own, so the other tests' orders stay out of the count.
+    const ownLab = await side(h, OrgType.Lab);
+    const ownPartner = await partner(h, clinic, ownLab);
+    const make = async (status: string, estimated: string | null, requested: string | null) => {
+      const sent = await h.call('order/create', {
+        token: clinic.token,
+        body: {
+          caseCodes: [await newCase(h, clinic)],
+          partnerCode: ownPartner,
+          orderType: 'restoration',
+          workTypes: ['Crown'],
+          teeth: [{ number: 16, shade: 'A2' }],
+        },
+      });
+      const code = sent.data.list[0].orderCode as string;
+      await h.db.query(
+        `UPDATE orders SET status = $2, estimated_delivery_date = $3::date, requested_delivery_date = $4::date
+          WHERE code = $1`,
+        [code, status, estimated, requested],
+      );
+      return code;
+    };
+    const today = utcDay(0);
+    const late = [
+      await make('pending', utcDay(-1), null),
+      // The earlier of the two dates counts: asked for yesterday, estimated for tomorrow.
+      await make('accepted', utcDay(1), utcDay(-1)),
+      await make('ready', null, utcDay(-3)),
+    ];
+    await make('shipped', utcDay(-5), utcDay(-5)); // delivered: never late
+    await make('canceled', utcDay(-5), null);
+    await make('pending', today, null); // due today: not yet late
+    await make('pending', null, null); // no date: never late
+    for (const who of [clinic, ownLab]) {
+      const list = async (body: Record<string, unknown>) =>
+        (await h.call('order/list', { token: who.token, body: { pageSize: 100, partnerCode: ownPartner, ...body } }))
+          .data;
+      const found = await list({ lateOn: today });
+      expect(found.total).toBe(3);
+      expect(found.list.map((o: { orderCode: string }) => o.orderCode).sort()).toEqual([...late].sort());
+      expect((await list({})).total).toBe(7);
+      // Seen from a later day, the order due today is late too.
+      expect((await list({ lateOn: utcDay(1) })).total).toBe(4);
+    }
+    const bad = await h.call('order/list', { token: clinic.token, body: { lateOn: '2026-02-30' } });
+    expect([bad.status, bad.data.field]).toEqual([400, 'lateOn']);
+  });
 });

@@ -84,7 +84,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** Statuses in which the laboratory still owes the work; shipped and later are no longer late. */
-const OWED: readonly string[] = ['pending', 'accepted', 'ready'];
+export const OWED_STATUSES: readonly string[] = ['pending', 'accepted', 'ready'];
 
 /**
  * Whether an order is late on `today`: still owed by the laboratory and past its estimated or its requested
@@ -94,6 +94,6 @@ export function isOrderLate(
   order: { status: string; estimatedDeliveryDate: string | null; requestedDeliveryDate: string | null },
   today: string,
 ): boolean {
-  if (!OWED.includes(order.status)) return false;
+  if (!OWED_STATUSES.includes(order.status)) return false;
   return [order.estimatedDeliveryDate, order.requestedDeliveryDate].some((due) => due !== null && due < today);
 }

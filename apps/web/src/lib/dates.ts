@@ -8,3 +8,9 @@ export const formatDateTime = (iso: string | null | undefined): string => (iso ?
 
 /** A calendar date (YYYY-MM-DD from the server) as the reader writes it. */
 export const formatDate = (date: string | null | undefined): string => (date ? dayjs(date).format('L') : '');
+
+/** Today as a calendar day in the reader's own time. */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

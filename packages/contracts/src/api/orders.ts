@@ -138,6 +138,8 @@ export const OrderListQuery = z.object({
   partnerCode: zText(FIELD_MAX.code).optional(),
   dateFrom: zDate.optional(),
   dateTo: zDate.optional(),
+  /** Only the orders late on this day (the reader's today): still owed and past the earlier of their due dates. */
+  lateOn: zDate.optional(),
   sortOrder: z.enum(SORT_ORDERS).default('desc'),
 });
 export const OrderSummary = z.object({

@@ -1,4 +1,4 @@
-import type { OrderStatus, RemakeReason } from '@portal/contracts';
+import { OWED_STATUSES, type OrderStatus, type RemakeReason } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
@@ -42,6 +42,7 @@ export interface OrderFilter {
   partnerCode?: string;
   dateFrom?: string;
   dateTo?: string;
+  lateOn?: string;
   sortOrder: 'asc' | 'desc';
 }
 
@@ -76,6 +77,12 @@ function filterSql(side: Side, orgId: number, f: OrderFilter) {
   if (f.partnerCode) add('o.partnership_id = (SELECT id FROM partnerships WHERE code = ?)', f.partnerCode);
   if (f.dateFrom) add('o.created_at >= ?::date', f.dateFrom);
   if (f.dateTo) add("o.created_at < ?::date + interval '1 day'", f.dateTo);
+  // isOrderLate in SQL: LEAST skips a missing date, and an order without either is never late.
+  if (f.lateOn)
+    add(
+      `o.status IN (${OWED_STATUSES.map((s) => `'${s}'`).join(', ')}) AND LEAST(o.estimated_delivery_date, o.requested_delivery_date) < ?::date`,
+      f.lateOn,
+    );
   return { where: parts.join(' AND '), params };
 }
 

@@ -2,7 +2,7 @@ import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isOrderLate } from '@portal/contracts';
 import { formatDate } from '../../../lib/dates';
-import { localToday } from '../lib/format';
+import { localToday } from '../../../lib/dates';
 
 /** "Late" beside an order the laboratory still owes past its estimated or requested delivery date. */
 export function LateTag({

@@ -32,11 +32,5 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-/** Today as a calendar day in the reader's own time. */
-export function localToday(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** A calendar day with its weekday, as the reader writes it ("Thursday, December 3, 2026"). */
 export const formatLongDate = (date: string): string => dayjs(date).format('dddd, LL');

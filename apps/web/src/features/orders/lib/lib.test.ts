@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { OrderMessage, OrderStatus, ToothItem } from '../api/types';
 import { checkAttachments, MAX_ATTACHMENT_BYTES, threadOrder } from './attachments';
+import { localToday } from '../../../lib/dates';
 import { defaultRange, initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery } from './orderQuery';
 import {
   allowedActions,
@@ -54,6 +55,9 @@ describe('order list query', () => {
       orderType: 'implant',
       partnerCode: 'P1',
     });
+    // Late only: the orders late on the reader's today.
+    expect(toOrderListQuery({ ...s, filters: { range: null, lateOnly: true } }).lateOn).toBe(localToday());
+    expect(toOrderListQuery({ ...s, filters: { range: null, lateOnly: false } })).not.toHaveProperty('lateOn');
     expect(toOrderListQuery({ ...s, filters: { range: null, orderType: '  ', partnerCode: '' } })).toEqual({
       pageNum: 1,
       pageSize: 20,

@@ -1,5 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ExportFormat, OrderExportInput, OrderQuery, OrderStatus } from '../api/types';
+import { localToday } from '../../../lib/dates';
 
 export type SortOrder = 'desc' | 'asc';
 
@@ -9,6 +10,8 @@ export interface OrderFilters {
   status?: OrderStatus;
   orderType?: string;
   partnerCode?: string;
+  /** Only the orders late today (the reader's calendar day). */
+  lateOnly?: boolean;
 }
 
 export interface OrderListState {
@@ -34,6 +37,7 @@ function filterBody(f: OrderFilters): Omit<OrderQuery, 'pageNum' | 'pageSize'> {
   const type = f.orderType?.trim();
   if (type) q.orderType = type;
   if (f.partnerCode) q.partnerCode = f.partnerCode;
+  if (f.lateOnly) q.lateOn = localToday();
   if (f.range) {
     q.dateFrom = f.range[0].format('YYYY-MM-DD');
     q.dateTo = f.range[1].format('YYYY-MM-DD');

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, DatePicker, Empty, Result, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Checkbox, DatePicker, Empty, Result, Select, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import { useQuery } from '@tanstack/react-query';
@@ -209,6 +209,13 @@ function OrderList({ side }: { side: Side }) {
           onChange={(v?: string) => setFilters({ partnerCode: v })}
           options={(partners.data ?? []).map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
         />
+        <Checkbox
+          data-testid="orders-filter-late"
+          checked={Boolean(state.filters.lateOnly)}
+          onChange={(e) => setFilters({ lateOnly: e.target.checked })}
+        >
+          {t('filter.lateOnly')}
+        </Checkbox>
       </Space>
       {permitted.length ? (
         <Space wrap style={{ marginBottom: 16 }} data-testid="orders-batch">
