@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import * as fontkit from 'fontkit';
 import { DIAGNOSIS_COLORS, RISK_AREAS, RISK_COLORS, toothLabel, type ReportContent } from '@portal/contracts';
+import { printImage } from './print-image.js';
 
 /** Everything the PDF shows, prepared by the service (labels already in the report's language). */
 export interface PdfModel {
@@ -99,8 +100,9 @@ const MUTED = '#595959';
 const RULE = '#d9d9d9';
 
 /** Renders the report as a PDF: fonts embedded and subset, pictures embedded, nothing but text and images. */
-export function renderReportPdf(model: PdfModel): Promise<Buffer> {
+export async function renderReportPdf(model: PdfModel): Promise<Buffer> {
   const { content, labels } = model;
+  const pictures = await Promise.all(model.images.map((image) => printImage(image.bytes)));
   const language = content.language;
   const doc = new PDFDocument({
     size: model.paper,
@@ -219,15 +221,13 @@ export function renderReportPdf(model: PdfModel): Promise<Buffer> {
     const cell = (width - 16) / 2;
     const boxHeight = cell * 0.75;
     let column = 0;
-    for (const image of model.images) {
+    for (const [i, image] of model.images.entries()) {
       if (column === 0 && doc.y + boxHeight + 30 > doc.page.height - doc.page.margins.bottom) doc.addPage();
       const x = left + column * (cell + 16);
       const y = doc.y;
-      try {
-        doc.image(Buffer.from(image.bytes), x, y, { fit: [cell, boxHeight], align: 'center', valign: 'center' });
-      } catch {
-        doc.rect(x, y, cell, boxHeight).lineWidth(0.5).strokeColor(RULE).stroke();
-      }
+      const picture = pictures[i];
+      if (picture) doc.image(picture, x, y, { fit: [cell, boxHeight], align: 'center', valign: 'center' });
+      else doc.rect(x, y, cell, boxHeight).lineWidth(0.5).strokeColor(RULE).stroke();
       doc.y = y + boxHeight + 4;
       write(image.caption, { size: 9, color: MUTED, x, width: cell });
       if (column === 0) {
