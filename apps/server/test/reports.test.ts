@@ -29,6 +29,36 @@ async function pdfText(bytes: Buffer) {
   return { text: pages.join('\n'), width: Math.round(width!), height: Math.round(height!), pages: doc.numPages };
 }
 
+/**
+ * Draws every page as a reader would (pdf.js on a canvas) and counts what shows: dark pixels (text) and colourful
+ * ones (pictures, the category dots); page 1 as a PNG.
+ */
+async function pdfPixels(bytes: Buffer) {
+  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  let dark = 0;
+  let colourful = 0;
+  let firstPage: Buffer | undefined;
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    const viewport = page.getViewport({ scale: 1 });
+    const factory = doc.canvasFactory as { create(width: number, height: number): unknown };
+    const { canvas, context } = factory.create(viewport.width, viewport.height) as {
+      canvas: { encode(format: 'png'): Promise<Buffer> };
+      context: CanvasRenderingContext2D;
+    };
+    await page.render({ canvasContext: context, canvas: canvas as never, viewport }).promise;
+    const { data } = context.getImageData(0, 0, viewport.width, viewport.height);
+    for (let p = 0; p < data.length; p += 4) {
+      const [r, g, b] = [data[p]!, data[p + 1]!, data[p + 2]!];
+      if (r < 90 && g < 90 && b < 90) dark += 1;
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) colourful += 1;
+    }
+    firstPage ??= await canvas.encode('png');
+  }
+  await doc.destroy();
+  return { dark, colourful, firstPage: firstPage! };
+}
+
 const EMPTY_RISK = { level: null, reason: '' };
 
 describe('oral health reports', () => {
@@ -496,6 +526,11 @@ describe('oral health reports', () => {
       expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+/);
       expect(raw).not.toMatch(/\/JavaScript|\/JS\b/);
       expect(pdf.length).toBeLessThan(1_500_000);
+      // Drawn as a reader draws it: the text shows, and so does the picture (about 233 × 175 px at this scale).
+      const drawn = await pdfPixels(pdf);
+      expect(drawn.firstPage.subarray(1, 4).toString()).toBe('PNG');
+      expect(drawn.dark).toBeGreaterThan(2_000);
+      expect(drawn.colourful).toBeGreaterThan(20_000);
     });
 
     it('is A4 outside the US and Canada region, and the sanitized text holds no script', async () => {
