@@ -1,44 +1,31 @@
 import type { ReactNode } from 'react';
 import { notify } from './notify';
 
-/** A themed confirmation for a destructive action (the app's modal API, so the dark theme applies). */
-export function confirmDanger(opts: {
+export interface ConfirmOptions {
   title: ReactNode;
   content?: ReactNode;
   okText: string;
   cancelText: string;
   okTestId: string;
   onOk: () => Promise<unknown>;
-}): void {
+}
+
+/** The app's modal API (so the theme applies); a danger button for what destroys something. */
+function confirm(opts: ConfirmOptions, danger: boolean): void {
   void notify.modal().then((m) => {
     m?.confirm({
       title: opts.title,
       content: opts.content,
       okText: opts.okText,
       cancelText: opts.cancelText,
-      okButtonProps: { danger: true, 'data-testid': opts.okTestId },
+      okButtonProps: { danger, 'data-testid': opts.okTestId },
       onOk: opts.onOk,
     });
   });
 }
 
-/** A themed confirmation for an action that cannot be undone but destroys nothing (accepting, confirming receipt). */
-export function confirmAction(opts: {
-  title: ReactNode;
-  content?: ReactNode;
-  okText: string;
-  cancelText: string;
-  okTestId: string;
-  onOk: () => Promise<unknown>;
-}): void {
-  void notify.modal().then((m) => {
-    m?.confirm({
-      title: opts.title,
-      content: opts.content,
-      okText: opts.okText,
-      cancelText: opts.cancelText,
-      okButtonProps: { 'data-testid': opts.okTestId },
-      onOk: opts.onOk,
-    });
-  });
-}
+/** A confirmation for a destructive action (deleting, revoking, disabling). */
+export const confirmDanger = (opts: ConfirmOptions): void => confirm(opts, true);
+
+/** A confirmation for an action that cannot be undone but destroys nothing (accepting, confirming receipt). */
+export const confirmAction = (opts: ConfirmOptions): void => confirm(opts, false);
