@@ -2,20 +2,20 @@
 // default list (last 30 days, newest first, 20 a page) at 32 concurrent connections, rotating over 32
 // organizations per side, against the list's own statement run directly (baseline), with the plan.
 // BENCH_ORDERS scales the order count; BENCH_KEEP=1 keeps the database (portal_bench_order_list) for experiments.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import {
   BENCH_SECONDS,
   SERVER_SESSION,
   fmtMeasured,
+  freshDatabase,
   keepAlivePoster,
   load,
   measuredLoad,
   planIndexes,
   preparedPlan,
+  startPortal,
 } from './portal-lib.mjs';
 
 const DB_NAME = 'portal_bench_order_list';
@@ -193,35 +193,22 @@ function indexLines(lines) {
 
 export async function orderListBench({ adminUrl, start, waitFor, stop, freePort }) {
   const keep = process.env.BENCH_KEEP === '1';
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${DB_NAME}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
-  let child = null;
+  const database = await freshDatabase(adminUrl, DB_NAME);
+  let portal = null;
   let db = null;
   let pool = null;
   let post = null;
   try {
-    const port = await freePort();
-    child = start(['apps/server/dist/main.js'], {
-      DATABASE_URL: url.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      DATA_DIR: dataDir,
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    });
-    const base = `http://127.0.0.1:${port}/api/v2`;
-    await waitFor(`${base}/common/monitor`, child);
+    portal = await startPortal(
+      { start, waitFor, freePort },
+      { DATABASE_URL: database.url, SEED_DEMO: 'false', LOGIN_RATE_LIMIT_PER_MINUTE: '1000' },
+    );
+    const { child, base } = portal;
 
-    db = new pg.Client({ connectionString: url.toString() });
+    db = new pg.Client({ connectionString: database.url });
     await db.connect();
     const t0 = performance.now();
-    const { clinics, labs, steps } = await seed(db, url.toString());
+    const { clinics, labs, steps } = await seed(db, database.url);
     const loadSeconds = (performance.now() - t0) / 1000;
     console.log(`order list: ${ORDERS.toLocaleString('en')} orders loaded in ${loadSeconds.toFixed(1)} s (${steps})`);
 
@@ -245,7 +232,7 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     const body = { pageNum: 1, pageSize: 20, dateFrom, dateTo, sortOrder: 'desc' };
     const params = (orgId) => [orgId, dateFrom, dateTo, 20, 0];
     pool = new pg.Pool({
-      connectionString: url.toString(),
+      connectionString: database.url,
       max: CONCURRENCY,
       idleTimeoutMillis: 0,
       onConnect: (client) => client.query(SERVER_SESSION),
@@ -323,10 +310,13 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     post?.close();
     await pool?.end().catch(() => undefined);
     await db?.end().catch(() => undefined);
-    if (child) await stop(child);
-    rmSync(dataDir, { recursive: true, force: true });
-    if (keep) console.log(`order list: kept database ${url}`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    if (portal) {
+      await stop(portal.child);
+      rmSync(portal.dataDir, { recursive: true, force: true });
+    }
+    if (keep) {
+      console.log(`order list: kept database ${database.url}`);
+      await database.keep();
+    } else await database.drop();
   }
 }

@@ -52,6 +52,10 @@ export async function freshDatabase(adminUrl, name) {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       await admin.end();
     },
+    /** Leaves the database for a look after the run (BENCH_KEEP=1). */
+    async keep() {
+      await admin.end();
+    },
   };
 }
 

@@ -5,8 +5,7 @@
 // 0023's own statement, as an upgrade fills it. The measured calls read the card kept after the first call (as every
 // call does until a shipment or remake changes the figures, or the day ends); the first call's cost is reported too. BENCH_SCORECARD_ORDERS scales the order count; BENCH_KEEP=1 keeps the
 // database (portal_bench_scorecards).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { hash } from '@node-rs/argon2';
@@ -16,11 +15,13 @@ import {
   ROOT,
   SERVER_SESSION,
   fmtMeasured,
+  freshDatabase,
   keepAlivePoster,
   load,
   measuredLoad,
   planIndexes,
   preparedPlan,
+  startPortal,
 } from './portal-lib.mjs';
 
 const DB_NAME = 'portal_bench_scorecards';
@@ -189,32 +190,19 @@ async function seed(db) {
 
 export async function scorecardsBench({ adminUrl, start, waitFor, stop, freePort }) {
   const keep = process.env.BENCH_KEEP === '1';
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${DB_NAME}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
-  let child = null;
+  const database = await freshDatabase(adminUrl, DB_NAME);
+  let portal = null;
   let db = null;
   let pool = null;
   let post = null;
   try {
-    const port = await freePort();
-    child = start(['apps/server/dist/main.js'], {
-      DATABASE_URL: url.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      DATA_DIR: dataDir,
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    });
-    const base = `http://127.0.0.1:${port}/api/v2`;
-    await waitFor(`${base}/common/monitor`, child);
+    portal = await startPortal(
+      { start, waitFor, freePort },
+      { DATABASE_URL: database.url, SEED_DEMO: 'false', LOGIN_RATE_LIMIT_PER_MINUTE: '1000' },
+    );
+    const { child, base } = portal;
 
-    db = new pg.Client({ connectionString: url.toString() });
+    db = new pg.Client({ connectionString: database.url });
     await db.connect();
     const t0 = performance.now();
     const { lab, steps } = await seed(db);
@@ -232,7 +220,7 @@ export async function scorecardsBench({ adminUrl, start, waitFor, stop, freePort
     const today = new Date().toISOString().slice(0, 10);
     const params = [lab, today, trendStart(today)];
     pool = new pg.Pool({
-      connectionString: url.toString(),
+      connectionString: database.url,
       max: CONCURRENCY,
       idleTimeoutMillis: 0,
       onConnect: (client) => client.query(SERVER_SESSION),
@@ -318,10 +306,13 @@ export async function scorecardsBench({ adminUrl, start, waitFor, stop, freePort
     post?.close();
     await pool?.end().catch(() => undefined);
     await db?.end().catch(() => undefined);
-    if (child) await stop(child);
-    rmSync(dataDir, { recursive: true, force: true });
-    if (keep) console.log(`scorecards: kept database ${url}`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    if (portal) {
+      await stop(portal.child);
+      rmSync(portal.dataDir, { recursive: true, force: true });
+    }
+    if (keep) {
+      console.log(`scorecards: kept database ${database.url}`);
+      await database.keep();
+    } else await database.drop();
   }
 }
