@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, joinAsLab, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
+import { api, apiLogin, demoOrder, joinAsLab, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -45,28 +45,12 @@ describe('a laboratory administrator', () => {
     const email = `packer-${stamp}@example.test`;
 
     // An order ready to ship at the demo laboratory.
-    const clinicToken = await apiLogin('clinic');
-    const labToken = await apiLogin('lab');
-    // The demo laboratory among the clinic's partners (other journeys add theirs).
-    const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
-    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
-    const partnerCode = partners.data.list.find(
-      (p: { organization: { code: string | null } }) => p.organization.code === labCode,
-    ).partnerCode as string;
-    const made = await api('case/create', { name: `Crown ${stamp}`, patientName: `Packer ${stamp}` }, clinicToken);
-    const sent = await api(
-      'order/create',
-      {
-        caseCodes: [made.data.caseCode],
-        partnerCode,
-        orderType: 'restoration',
-        workTypes: ['Crown'],
-        teeth: [{ number: 16, shade: 'A2' }],
-      },
-      clinicToken,
-    );
-    expect(sent.code).toBe(200);
-    const orderCode = sent.data.list[0].orderCode as string;
+    const { labToken, orderCode } = await demoOrder({
+      caseName: `Crown ${stamp}`,
+      patientName: `Packer ${stamp}`,
+      tooth: 16,
+      shade: 'A2',
+    });
     for (const action of ['accept', 'ready']) {
       const done = await api('order/action', { orderCodes: [orderCode], action }, labToken);
       expect(done.data.results).toEqual([expect.objectContaining({ ok: true })]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, launch, mailedLink, newPage, signIn } from './support.js';
+import { api, apiLogin, demoOrder, launch, mailedLink, newPage, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -118,26 +118,12 @@ describe('own space', () => {
     await page.getByTestId(`contact-status-${email}`).getByText('Verified').waitFor();
 
     // The laboratory accepts the clinic's next order: the contact is mailed about it.
-    const clinicToken = await apiLogin('clinic');
-    const labToken = await apiLogin('lab');
-    const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
-    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
-    const partnerCode = partners.data.list.find(
-      (p: { organization: { code: string | null } }) => p.organization.code === labCode,
-    ).partnerCode as string;
-    const made = await api('case/create', { name: `Inlay ${stamp}`, patientName: `Desk ${stamp}` }, clinicToken);
-    const sent = await api(
-      'order/create',
-      {
-        caseCodes: [made.data.caseCode],
-        partnerCode,
-        orderType: 'restoration',
-        workTypes: ['Crown'],
-        teeth: [{ number: 26, shade: 'A3' }],
-      },
-      clinicToken,
-    );
-    const orderCode = sent.data.list[0].orderCode as string;
+    const { labToken, orderCode } = await demoOrder({
+      caseName: `Inlay ${stamp}`,
+      patientName: `Desk ${stamp}`,
+      tooth: 26,
+      shade: 'A3',
+    });
     expect((await api('order/action', { orderCodes: [orderCode], action: 'accept' }, labToken)).code).toBe(200);
 
     const admin = await apiLogin('admin');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, apiLogin, launch, newPage, signIn } from './support.js';
+import { api, demoOrder, launch, newPage, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,27 +13,13 @@ afterAll(async () => {
 describe('a remake', () => {
   it('is asked by the clinic of a shipped order, linked on both timelines, and counted on the laboratory scorecard', async () => {
     const stamp = Date.now().toString(36);
-    const clinicToken = await apiLogin('clinic');
-    const labToken = await apiLogin('lab');
     // The demo laboratory ships a new order of the demo clinic.
-    const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
-    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
-    const partnerCode = partners.data.list.find(
-      (p: { organization: { code: string | null } }) => p.organization.code === labCode,
-    ).partnerCode as string;
-    const made = await api('case/create', { name: `Crown ${stamp}`, patientName: `Remake ${stamp}` }, clinicToken);
-    const sent = await api(
-      'order/create',
-      {
-        caseCodes: [made.data.caseCode],
-        partnerCode,
-        orderType: 'restoration',
-        workTypes: ['Crown'],
-        teeth: [{ number: 21, shade: 'A2' }],
-      },
-      clinicToken,
-    );
-    const original = sent.data.list[0].orderCode as string;
+    const { labToken, orderCode: original } = await demoOrder({
+      caseName: `Crown ${stamp}`,
+      patientName: `Remake ${stamp}`,
+      tooth: 21,
+      shade: 'A2',
+    });
     for (const [action, extra] of [
       ['accept', {}],
       ['ready', {}],

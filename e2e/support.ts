@@ -157,3 +157,37 @@ export async function pickOption(page: Page, testId: string, label: string) {
   }
   throw new Error(`no option "${label}" in ${testId}`);
 }
+
+/**
+ * A new order of the demo clinic to the demo laboratory, made through the API (journeys that start from an order,
+ * not from sending one): a case, then one restoration of one tooth.
+ */
+export async function demoOrder(f: { caseName: string; patientName: string; tooth: number; shade: string }) {
+  const clinicToken = await apiLogin('clinic');
+  const labToken = await apiLogin('lab');
+  // The demo laboratory among the clinic's partners (other journeys add theirs).
+  const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
+  const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
+  const partnerCode = partners.data.list.find(
+    (p: { organization: { code: string | null } }) => p.organization.code === labCode,
+  ).partnerCode as string;
+  const made = await api('case/create', { name: f.caseName, patientName: f.patientName }, clinicToken);
+  const sent = await api(
+    'order/create',
+    {
+      caseCodes: [made.data.caseCode],
+      partnerCode,
+      orderType: 'restoration',
+      workTypes: ['Crown'],
+      teeth: [{ number: f.tooth, shade: f.shade }],
+    },
+    clinicToken,
+  );
+  if (sent.code !== 200) throw new Error(`order/create: ${sent.msg}`);
+  return {
+    clinicToken,
+    labToken,
+    caseCode: made.data.caseCode as string,
+    orderCode: sent.data.list[0].orderCode as string,
+  };
+}
