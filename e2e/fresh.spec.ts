@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, launch, newPage, signIn } from './support.js';
+import { api, demoOrder, launch, newPage, signIn } from './support.js';
 
 /** The order and case pages ask the server again this often while open (apps/web/src/lib/freshness.ts). */
 const DETAIL_POLL_MS = 10_000;
@@ -27,23 +27,12 @@ const orderShows = (page: Page, status: string, timeout?: number) =>
 describe('a clinic and its laboratory side by side', () => {
   it('the clinic sees the laboratory move its order without reloading: no Cancel once accepted, fresh dashboard counts', async () => {
     const stamp = Date.now().toString(36);
-    const clinicToken = await apiLogin('clinic');
-    const labToken = await apiLogin('lab');
-    // The demo laboratory among the clinic's partners (other journeys add theirs).
-    const labCode = (await api('user/info', {}, labToken)).data.organization.code as string;
-    const partners = await api('partner/list', { tab: 'mine', pageSize: 100 }, clinicToken);
-    const partnerCode = partners.data.list.find(
-      (p: { organization: { code: string | null } }) => p.organization.code === labCode,
-    ).partnerCode as string;
-    const made = await api('case/create', { name: `Onlay ${stamp}`, patientName: `Fresh ${stamp}` }, clinicToken);
-    const caseCode = made.data.caseCode as string;
-    const sent = await api(
-      'order/create',
-      { caseCodes: [caseCode], partnerCode, orderType: 'restoration', workTypes: ['Inlay'], teeth: [{ number: 26 }] },
-      clinicToken,
-    );
-    expect(sent.code).toBe(200);
-    const orderCode = sent.data.list[0].orderCode as string;
+    const { labToken, caseCode, orderCode } = await demoOrder({
+      caseName: `Onlay ${stamp}`,
+      patientName: `Fresh ${stamp}`,
+      tooth: 26,
+      workType: 'Inlay',
+    });
 
     // The clinic reads its dashboard, then opens the order from it.
     const clinic = await newPage(browser);

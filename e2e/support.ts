@@ -162,7 +162,13 @@ export async function pickOption(page: Page, testId: string, label: string) {
  * A new order of the demo clinic to the demo laboratory, made through the API (journeys that start from an order,
  * not from sending one): a case, then one restoration of one tooth.
  */
-export async function demoOrder(f: { caseName: string; patientName: string; tooth: number; shade: string }) {
+export async function demoOrder(f: {
+  caseName: string;
+  patientName: string;
+  tooth: number;
+  shade?: string;
+  workType?: string;
+}) {
   const clinicToken = await apiLogin('clinic');
   const labToken = await apiLogin('lab');
   // The demo laboratory among the clinic's partners (other journeys add theirs).
@@ -178,8 +184,8 @@ export async function demoOrder(f: { caseName: string; patientName: string; toot
       caseCodes: [made.data.caseCode],
       partnerCode,
       orderType: 'restoration',
-      workTypes: ['Crown'],
-      teeth: [{ number: f.tooth, shade: f.shade }],
+      workTypes: [f.workType ?? 'Crown'],
+      teeth: [{ number: f.tooth, ...(f.shade ? { shade: f.shade } : {}) }],
     },
     clinicToken,
   );
