@@ -16,8 +16,11 @@ async function tabBecomesVisible(page: Page) {
 }
 
 async function openAccountScreen(page: Page, menu: 'users' | 'roles') {
-  await page.getByTestId('menu-account').click();
-  await page.getByTestId(`menu-${menu}`).click();
+  const item = page.getByTestId(`menu-${menu}`);
+  // The Account submenu stays open after one of its screens: a click on its title would close it.
+  if (!(await item.isVisible())) await page.getByTestId('menu-account').click();
+  await item.click();
+  await page.waitForURL(`**/account/${menu}`);
 }
 
 /** Ticks or unticks entries of the role menu tree and saves. */

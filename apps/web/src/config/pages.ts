@@ -1,6 +1,10 @@
 import type { ComponentType } from 'react';
 
-export type PageModule = { default: ComponentType };
+export type PageModule = {
+  default: ComponentType;
+  /** Translation namespaces beyond the start-up ones, loaded with the page's code (see pages.test.ts). */
+  namespaces?: readonly string[];
+};
 export interface PageEntry {
   /** The path the screen has when the menu does not give one; also how a not-granted screen is recognised. */
   path: string;

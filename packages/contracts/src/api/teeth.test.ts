@@ -58,6 +58,11 @@ describe('spans along an arch', () => {
     expect(teethInName('Bridge 14–16, crown 21', 'fdi')).toEqual([[16, 15, 14], [21]]);
     // Not teeth: a year, a shade, a number no tooth has, a range across arches.
     expect(teethInName('Case 2024 A3.5 19 14-44', 'fdi')).toEqual([]);
+    // Nor digits inside a word or a code, nor the parts of a date.
+    expect(teethInName('Bridge mi24xk7', 'fdi')).toEqual([]);
+    expect(teethInName('Scan 2026-11-24, recall 24/11 at 11:45', 'fdi')).toEqual([]);
+    expect(teethInName('Crowns #16 (upper), 26.', 'fdi')).toEqual([[16], [26]]);
+    expect(teethInName('Kronen 16 und 26', 'fdi')).toEqual([[16], [26]]);
     expect(teethInName('Crown 3', 'universal')).toEqual([[16]]);
     expect(teethInName('Bridge 3-5', 'universal')).toEqual([[16, 15, 14]]);
   });

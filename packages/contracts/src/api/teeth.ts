@@ -196,7 +196,8 @@ export function prescriptionIssues(teeth: readonly PrescribedTooth[]): Prescript
 
 /**
  * The teeth a case's name names, read in the user's numbering ("Crown 16", "Bridge 34-36", "14, 15"): single
- * numbers and ranges along one arch. Numbers that are no tooth in that system are left out.
+ * numbers and ranges along one arch. Numbers that are no tooth in that system are left out, and so are digits inside
+ * a word, a code or a date.
  */
 export function teethInName(name: string, system: ToothNumberingSystem): number[][] {
   const toFdi = (n: number): number | null => {
@@ -204,7 +205,9 @@ export function teethInName(name: string, system: ToothNumberingSystem): number[
     return archOf(n) ? n : null;
   };
   const groups: number[][] = [];
-  for (const m of name.matchAll(/(?<![\d.])(\d{1,2})(?:\s*[-–—]\s*(\d{1,2}))?(?![\d.])/g)) {
+  // A tooth number stands alone: not part of a word or a code ("mi24x", "A3.5"), nor of a date ("2026-11-24", "24/11").
+  const TOOTH = /(?<![\p{L}\p{N}]|\p{N}[.\-–—/:])(\d{1,2})(?:\s*[-–—]\s*(\d{1,2}))?(?![\p{L}\p{N}]|[.\-–—/:]\p{N})/gu;
+  for (const m of name.matchAll(TOOTH)) {
     const from = toFdi(Number(m[1]));
     if (from === null) continue;
     if (m[2] === undefined) {

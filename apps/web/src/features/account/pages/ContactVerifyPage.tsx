@@ -7,6 +7,9 @@ import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { verifyContact } from '../api/contacts';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['account'];
+
 /** /contact-email-verify/{verifyCode}: a contact confirms their address from the mailed link. */
 export default function ContactVerifyPage() {
   const { t } = useTranslation('account');

@@ -7,6 +7,9 @@ import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { confirmEmailChange } from '../api/account';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['account'];
+
 /** /email-change-verify/{id}: the new address of an account is confirmed from the link mailed to it. */
 export default function EmailChangeVerifyPage() {
   const { t } = useTranslation('account');

@@ -15,6 +15,9 @@ import { setPendingRedirect, signIn, takeSignedOutReason } from '../../../lib/se
 import { login, type LoginFailureData } from '../api/login';
 import { captchaImageUrl, captchaInit } from '../api/captchaInit';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['systemCheck'];
+
 const ActivationDialog = lazy(() => import('../components/ActivationDialog'));
 
 interface Values {

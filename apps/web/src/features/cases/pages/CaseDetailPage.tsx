@@ -32,6 +32,9 @@ import { downloadUrl } from '../../../lib/download';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['cases'];
+
 /** The message of §4 a file shows while it is not plainly available. */
 function fileMessageKey(f: CaseFile): string | null {
   if (f.uploadTag === 'uploading') return 'file.uploading';

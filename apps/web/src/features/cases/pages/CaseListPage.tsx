@@ -37,6 +37,9 @@ import { SendToLabButton } from '../../orders';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['cases'];
+
 export default function CaseListPage() {
   const { t } = useTranslation('cases');
   const qc = useQueryClient();

@@ -15,6 +15,9 @@ import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['cases'];
+
 export default function RecycleBinPage() {
   const { t } = useTranslation('cases');
   const qc = useQueryClient();

@@ -30,6 +30,9 @@ import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type L
 import { roleLabel } from '../../../lib/roles';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['dashboard'];
+
 // The chart is its own chunk, fetched only by the dashboard.
 const TrendChart = lazy(() => import('../components/TrendChart'));
 

@@ -31,6 +31,9 @@ import { ORDER_LIST_PATH, orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { SharesCard } from '../../shares';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['orders', 'catalogue'];
+
 /** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
 export default function OrderDetailPage() {
   const { t } = useTranslation('orders');

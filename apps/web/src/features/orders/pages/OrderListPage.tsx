@@ -32,6 +32,9 @@ import { commonActions, currentSelection, ORDER_TYPES, sideActions, sideOf, type
 import { orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['orders'];
+
 /** Orders (§2), for both sides: a clinic follows what it sent, a laboratory works through what it received. */
 export default function OrderListPage() {
   const { user } = useSession();

@@ -4,6 +4,9 @@ import { useSearchParams } from 'react-router';
 import { OrganizationList } from '../components/OrganizationList';
 import OrganizationReviewPage from './OrganizationReviewPage';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['organizations'];
+
 /** Account → Organizations (super administrator): every organization, and the laboratory registrations to review. */
 export default function OrganizationsPage() {
   const { t } = useTranslation('organizations');

@@ -12,6 +12,9 @@ import { forgetInvitation, storedInvitation, tokenFromSearch } from '../lib/invi
 import { invitationFailure } from '../lib/partnerRules';
 import { messageOf } from '../../../lib/errors';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['partners'];
+
 export const PARTNER_LIST_PATH = '/partner-management';
 
 /**

@@ -27,6 +27,9 @@ import { locationOf } from '../lib/format';
 import { canManagePartners, isNoAccessError, rowActions, type RowAction } from '../lib/partnerRules';
 import { messageOf } from '../../../lib/errors';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['partners'];
+
 const PAGE_SIZE = 20;
 const asTab = (v: string | null): PartnerTab =>
   (PARTNER_TABS as readonly string[]).includes(v ?? '') ? (v as PartnerTab) : 'mine';

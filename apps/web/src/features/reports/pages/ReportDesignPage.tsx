@@ -55,6 +55,9 @@ import { ToothFindingsChart } from '../components/ToothFindingsChart';
 import { downloadReportPdf } from '../lib/pdf';
 import { reportPreviewPath } from '../lib/paths';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['reports'];
+
 /** Drafts are saved this long after the last change. */
 const AUTOSAVE_MS = 800;
 const PICTURES = new Set(['jpg', 'jpeg', 'png']);

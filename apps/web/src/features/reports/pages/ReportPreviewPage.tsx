@@ -13,6 +13,9 @@ import { ReportImage } from '../components/ReportImage';
 import { downloadReportPdf } from '../lib/pdf';
 import { reportDesignPath } from '../lib/paths';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['reports'];
+
 /**
  * The report as the patient will see it (light theme, no progress bar): the draft, or a published version
  * (?version=). Its fixed labels are in the report's patient language, whatever the interface's language.

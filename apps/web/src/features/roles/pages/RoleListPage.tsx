@@ -15,6 +15,9 @@ import { listRolesQuery, type RoleQuery } from '../api/listRoles';
 import { deleteRoles, saveRole, setDefaultRole } from '../api/saveRole';
 import { RoleMenuModal } from '../components/RoleMenuModal';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['roles'];
+
 const ORG_TYPES = [OrgType.Inner, OrgType.Clinic, OrgType.Lab, OrgType.Dealer, OrgType.Oem];
 
 /** Account → Role Management: built-in roles (read-only), the organization's own, who holds them, their menus. */

@@ -18,6 +18,9 @@ import { shareKeys } from '../api/keys';
 import { RemainingDays } from '../components/RemainingDays';
 import { ReportDocument } from '../../reports';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['shares', 'cases', 'orders'];
+
 /** How long a visitor waits between tries while the shared resource is prepared (2007), and how many tries. */
 const PREPARING_RETRY_MS = 3000;
 const PREPARING_TRIES = 40;

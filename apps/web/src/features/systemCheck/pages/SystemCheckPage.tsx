@@ -8,6 +8,9 @@ import { formatDateTime } from '../../../lib/dates';
 import { useLocale } from '../../../lib/i18n';
 import { checkGraphics, measureDownload, measureUpload, type GraphicsCheck, type SpeedResult } from '../lib/checks';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['systemCheck'];
+
 type Speed = { state: 'idle' | 'running' } | { state: 'done'; result: SpeedResult } | { state: 'failed' };
 const TIMEZONE = (() => {
   try {

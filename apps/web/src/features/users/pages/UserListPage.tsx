@@ -20,6 +20,9 @@ import { UserFormModal } from '../components/UserFormModal';
 import { UserInfoDrawer } from '../components/UserInfoDrawer';
 import { UserStatusTag } from '../components/UserStatusTag';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['users'];
+
 /** Account → Users: the organization's users (every organization's for the super administrator). */
 export default function UserListPage() {
   const { t } = useTranslation('users');

@@ -11,6 +11,9 @@ import { deleteUpdateLog, listUpdateLogAdmin } from '../api/updateLog';
 import { usageWeekly } from '../api/usage';
 import { UpdateLogEditor } from '../components/UpdateLogEditor';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['whatsnew'];
+
 type Entry = AdminPage['list'][number];
 const PAGE_SIZE = 20;
 

@@ -11,6 +11,9 @@ import { whatsNewKeys } from '../api/keys';
 import { getUpdateLog, getUpdateLogEntry, markRead } from '../api/updateLog';
 import './whatsnew.css';
 
+/** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
+export const namespaces = ['whatsnew'];
+
 /**
  * `/whatsnew/{id}`: one update log entry, readable without signing in, in the reader's language (or English), with
  * the other versions below. A signed-in reader's opening is recorded: the header's mark clears.
