@@ -121,6 +121,8 @@ const VIEWS = [
 type View = (typeof VIEWS)[number];
 
 async function check(page: Page, view: View, path: string, where: string, signedIn = true) {
+  // Each screen is loaded at the first width (as a phone opens it), then resized.
+  if ('viewports' in view) await page.setViewportSize(view.viewports[0]);
   await page.goto(`${path}${'query' in view ? view.query : ''}`);
   await settled(page);
   // Public screens may keep the light theme (spec §2); the portal's own screens follow the choice.
@@ -128,10 +130,16 @@ async function check(page: Page, view: View, path: string, where: string, signed
     expect(await page.evaluate(() => document.documentElement.dataset.theme), `${where} theme`).toBe('dark');
   if (view.check === 'axe') return axeFindings(page, where);
   const problems: string[] = [];
-  for (const viewport of view.viewports) {
-    await page.setViewportSize(viewport);
-    // Two frames: the breakpoint listeners run, then the new layout is drawn.
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  for (const [i, viewport] of view.viewports.entries()) {
+    if (i > 0) {
+      await page.setViewportSize(viewport);
+      // The breakpoint listeners run in the next frames; the layout then moves by CSS transitions (the side menu).
+      await page.evaluate(async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const moving = document.getAnimations().map((a) => a.finished.catch(() => undefined));
+        await Promise.race([Promise.all(moving), new Promise((done) => setTimeout(done, 2000))]);
+      });
+    }
     problems.push(...(await sideways(page, `${where} at ${viewport.width} px`)));
   }
   return problems;
@@ -143,11 +151,7 @@ describe('every screen', () => {
     async (view) => {
       const problems: string[] = [];
       let screens = 0;
-      const open = async () => {
-        const opened = await newPage(browser);
-        if ('viewports' in view) await opened.page.setViewportSize(view.viewports[0]);
-        return opened;
-      };
+      const open = () => newPage(browser);
       for (const path of [...PUBLIC, ...(await sharePages())]) {
         const { context, page } = await open();
         problems.push(...(await check(page, view, path, `${path} (${view.name})`, false)));
