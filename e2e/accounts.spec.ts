@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, demoOrder, joinAsLab, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
+import {
+  api,
+  apiLogin,
+  demoOrder,
+  joinAsLab,
+  launch,
+  mailedLink,
+  newPage,
+  openSubmenuScreen,
+  PASSWORD,
+  signIn,
+} from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,11 +27,7 @@ async function tabBecomesVisible(page: Page) {
 }
 
 async function openAccountScreen(page: Page, menu: 'users' | 'roles') {
-  const item = page.getByTestId(`menu-${menu}`);
-  // The Account submenu stays open after one of its screens: a click on its title would close it.
-  if (!(await item.isVisible())) await page.getByTestId('menu-account').click();
-  await item.click();
-  await page.waitForURL(`**/account/${menu}`);
+  await openSubmenuScreen(page, 'account', menu, `**/account/${menu}`);
 }
 
 /** Ticks or unticks entries of the role menu tree and saves. */
@@ -140,9 +147,7 @@ describe('the super administrator', () => {
 
     const admin = await newPage(browser);
     await signIn(admin.page, 'admin');
-    await admin.page.getByTestId('layout-sidebar').waitFor();
-    await admin.page.getByTestId('menu-account').click();
-    await admin.page.getByTestId('menu-organizations').click();
+    await openSubmenuScreen(admin.page, 'account', 'organizations', '**/account/organizations');
     await admin.page.getByTestId('organization-search').locator('input').fill(f.org);
     await admin.page.getByTestId('organization-search').locator('input').press('Enter');
     const row = admin.page.locator('[data-testid^="organization-row-"]', { hasText: f.org });

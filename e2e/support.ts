@@ -69,6 +69,18 @@ export async function mailedLink(page: Page, email: string, pathPart: string): P
   throw new Error(`no ${pathPart} link mailed to ${email}`);
 }
 
+/**
+ * Opens a screen of a submenu (Account → Users): the submenu is opened only when closed (a click on an open one's
+ * title closes it), and the screen's address is waited for.
+ */
+export async function openSubmenuScreen(page: Page, parent: string, item: string, path: string | RegExp) {
+  await page.getByTestId('layout-sidebar').waitFor();
+  const entry = page.getByTestId(`menu-${item}`);
+  if (!(await entry.isVisible())) await page.getByTestId(`menu-${parent}`).click();
+  await entry.click();
+  await page.waitForURL(path);
+}
+
 export async function signIn(page: Page, account: string, password = PASSWORD, stay = false) {
   await page.goto('/login');
   await page.getByTestId('login-account').fill(account);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, launch, newPage, signIn } from './support.js';
+import { api, apiLogin, launch, newPage, openSubmenuScreen, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -35,8 +35,7 @@ describe('update log, improvement programme and system check', () => {
     const stamp = Date.now().toString(36);
     const admin = await newPage(browser);
     await signIn(admin.page, 'admin');
-    await admin.page.getByTestId('menu-account').click();
-    await admin.page.getByTestId('menu-software').click();
+    await openSubmenuScreen(admin.page, 'account', 'software', '**/account/update-log');
     await admin.page.getByTestId('update-log-new').click();
     await admin.page.getByTestId('update-log-version').fill(`9.${stamp}`);
     await admin.page.getByTestId('update-log-title-en').fill(`Release ${stamp}`);
