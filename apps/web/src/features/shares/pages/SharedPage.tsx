@@ -1,33 +1,27 @@
-import { Component, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Form, Input, Result, Space, Spin, Tag, Typography } from 'antd';
-import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Result, Spin, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@portal/contracts';
-import { LazyModelViewer, type ModelViewerModel } from '../../../components/ModelViewer';
 import { LangSwitch } from '../../../components/LangSwitch';
 import { ApiError } from '../../../lib/http';
 import { useAppConfig } from '../../../lib/appConfig';
-import { formatDate } from '../../../lib/dates';
-import { serverLink } from '../../../lib/download';
-import { sizeText } from '../../../lib/sizes';
 import { forgetShareSign, rememberShareSign, shareSign } from '../../../lib/prefs';
-import { openShare, unlockShare, type ShareView } from '../api/shares';
+import { openShare, unlockShare } from '../api/shares';
 import { shareKeys } from '../api/keys';
-import { RemainingDays } from '../components/RemainingDays';
-import { ReportDocument } from '../../reports';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['shares', 'cases', 'orders'];
+export const namespaces = ['shares'];
 
 /** How long a visitor waits between tries while the shared resource is prepared (2007), and how many tries. */
 const PREPARING_RETRY_MS = 3000;
 const PREPARING_TRIES = 40;
-const VIEWABLE = new Set(['stl', 'ply', 'obj']);
 /** An ended link: 2020, or 2009 for a report's (spec §8). */
 const ENDED_CODES = new Set<number>([ERRORS.LINK_EXPIRED.code, ERRORS.REPORT_LINK_EXPIRED.code]);
-type SharedFile = ShareView['files'][number];
+// What was shared comes once the share has opened: the password page carries neither its summary nor the report.
+const SharedResource = lazy(() => import('../components/SharedResource'));
+const SharedReport = lazy(() => import('../components/SharedReport'));
 
 /** The frame of a share page: the portal's name, the language switch, the content (always light, spec §2). */
 function Frame({ children }: { children: ReactNode }) {
@@ -113,176 +107,6 @@ function Ended({ organizationName }: { organizationName: string | null }) {
   );
 }
 
-class ViewerBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
-}
-
-/** The models together in the 3D viewer, whose code (three.js) is fetched only now. */
-function SharedModels({ files }: { files: SharedFile[] }) {
-  const { t } = useTranslation('shares');
-  const { t: tc } = useTranslation('common');
-  const models: ModelViewerModel[] = files
-    .filter((f) => f.kind === 'model' && VIEWABLE.has(f.format))
-    .map((f) => ({
-      id: f.fileCode,
-      label: f.name,
-      jaw: f.jaw ?? undefined,
-      compactUrl: f.viewerUrl ? serverLink(f.viewerUrl) : undefined,
-      originalUrl: serverLink(f.url),
-      format: f.format as ModelViewerModel['format'],
-    }));
-  if (models.length === 0) return null;
-  const failed = <Alert type="warning" showIcon title={t('visit.viewerFailed')} data-testid="model-viewer-error" />;
-  return (
-    <div data-testid="share-viewer">
-      <ViewerBoundary fallback={failed}>
-        <Suspense fallback={<Spin />}>
-          <LazyModelViewer models={models} t={(key) => tc(key)} height="min(60vh, 520px)" />
-        </Suspense>
-      </ViewerBoundary>
-    </div>
-  );
-}
-
-/** One line of the summary (a plain list: antd's Descriptions would weigh on the visitor's first load). */
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="share-summary-row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-function Summary({ view }: { view: ShareView }) {
-  const { t } = useTranslation(['shares', 'cases', 'orders']);
-  const treatments = (list: readonly string[]) =>
-    list.length ? list.map((x) => <Tag key={x}>{t(`cases:treatment.${x}`, { defaultValue: x })}</Tag>) : '—';
-  if (view.case) {
-    const c = view.case;
-    return (
-      <dl className="share-summary" data-testid="share-summary">
-        <Row label={t('visit.caseName')}>{c.name}</Row>
-        {c.patientName !== null ? <Row label={t('visit.patient')}>{c.patientName}</Row> : null}
-        <Row label={t('visit.scanDate')}>{formatDate(c.scanDate) || '—'}</Row>
-        <Row label={t('visit.treatments')}>{treatments(c.treatments)}</Row>
-      </dl>
-    );
-  }
-  if (view.order) {
-    const o = view.order;
-    return (
-      <dl className="share-summary" data-testid="share-summary">
-        <Row label={t('visit.orderCode')}>{o.orderCode}</Row>
-        <Row label={t('visit.status')}>{t(`orders:status.${o.status}`)}</Row>
-        <Row label={t('visit.caseName')}>{o.caseName}</Row>
-        {o.patientName !== null ? <Row label={t('visit.patient')}>{o.patientName}</Row> : null}
-        <Row label={t('visit.treatments')}>{treatments(o.workTypes)}</Row>
-        <Row label={t('visit.clinic')}>{o.clinicName}</Row>
-        <Row label={t('visit.lab')}>{o.labName}</Row>
-        <Row label={t('visit.requestedDelivery')}>{formatDate(o.requestedDeliveryDate) || '—'}</Row>
-      </dl>
-    );
-  }
-  return null;
-}
-
-const PAGE_TITLES = { case: 'visit.titleCase', order: 'visit.titleOrder', report: 'visit.titleReport' } as const;
-
-/** Who shared it and for how long: the head of every share page. */
-function SharedHeading({ view, extra }: { view: ShareView; extra?: ReactNode }) {
-  const { t } = useTranslation('shares');
-  return (
-    <div>
-      <Typography.Title level={2} style={{ marginBottom: 4 }}>
-        {t(PAGE_TITLES[view.resourceType])}
-      </Typography.Title>
-      <Space wrap>
-        <Typography.Text>{t('visit.sharedBy', { organization: view.organizationName })}</Typography.Text>
-        <RemainingDays share={view} />
-        {extra}
-      </Space>
-    </div>
-  );
-}
-
-/** A shared report: the latest published version as the patient sees it, and its PDF. */
-function SharedReportView({ view, report }: { view: ShareView; report: NonNullable<ShareView['report']> }) {
-  const { t } = useTranslation('shares');
-  const images = new Map(report.images.map((i) => [`${i.source}:${i.code}`, i.url]));
-  return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
-      <SharedHeading
-        view={view}
-        extra={
-          <Button
-            type="primary"
-            icon={<FilePdfOutlined aria-hidden />}
-            href={serverLink(report.pdfUrl)}
-            data-testid="share-report-pdf"
-          >
-            {t('visit.downloadPdf')}
-          </Button>
-        }
-      />
-      <ReportDocument
-        view={report}
-        renderImage={(image) => (
-          <img
-            src={serverLink(images.get(`${image.source}:${image.code}`) ?? '')}
-            alt={image.caption}
-            loading="lazy"
-            style={{ width: '100%', height: 180, objectFit: 'contain', background: '#f5f5f5', borderRadius: 6 }}
-          />
-        )}
-      />
-    </Space>
-  );
-}
-
-function Shared({ view }: { view: ShareView }) {
-  const { t } = useTranslation('shares');
-  if (view.report) return <SharedReportView view={view} report={view.report} />;
-  return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
-      <SharedHeading view={view} />
-      <Summary view={view} />
-      <SharedModels files={view.files} />
-      <section>
-        <Typography.Title level={3}>{t('visit.files', { count: view.files.length })}</Typography.Title>
-        {/* Plain markup: antd's List would bring its pagination and grid into the visitor's first load. */}
-        {view.files.length === 0 ? (
-          <Typography.Paragraph type="secondary">{t('visit.noFiles')}</Typography.Paragraph>
-        ) : (
-          <ul className="share-files" data-testid="share-files">
-            {view.files.map((f) => (
-              <li key={f.fileCode}>
-                <span style={{ overflowWrap: 'anywhere' }}>
-                  {f.name} <Typography.Text type="secondary">({sizeText(f.size)})</Typography.Text>
-                </span>
-                <Button
-                  size="small"
-                  icon={<DownloadOutlined aria-hidden />}
-                  href={`${serverLink(f.url)}&download=1`}
-                  aria-label={t('visit.downloadFile', { name: f.name })}
-                >
-                  {t('visit.download')}
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </Space>
-  );
-}
-
 /**
  * A share page (/case-show, /order-show, /share/report): no sign-in. The code is in the query string; a password page first when
  * the share has one (a passed password is remembered in this browser until the share changes); the expired page,
@@ -349,6 +173,15 @@ export default function SharedPage() {
         }}
       />
     );
-  else content = <Shared view={view.data} />;
+  else
+    content = (
+      <Suspense fallback={<Spin />}>
+        {view.data.report ? (
+          <SharedReport view={view.data} report={view.data.report} />
+        ) : (
+          <SharedResource view={view.data} />
+        )}
+      </Suspense>
+    );
   return <Frame>{content}</Frame>;
 }
