@@ -49,8 +49,11 @@ async function waitFor(url, child, timeoutMs = 60_000) {
   }
 }
 
+/** BENCH_PROFILE=<folder>: each server the benchmarks start writes a CPU profile there when it stops. */
+const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+
 function start(args, env) {
-  return spawn(process.execPath, args, {
+  return spawn(process.execPath, [...PROFILE_ARGS, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
