@@ -59,12 +59,15 @@ export async function accountsBench({ adminUrl, start, waitFor, stop, freePort }
   // The baseline: the repository's statement (page and total together), straight to PostgreSQL.
   const pool = new pg.Pool({ connectionString: database.url, max: 20, onConnect: (c) => c.query(SERVER_SESSION) });
   const where = 'u.deleted_at IS NULL AND u.organization_id = $1';
+  const iso = (column) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const listSql = `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM users u WHERE ${where}) t
     LEFT JOIN LATERAL (
       SELECT u.id, u.user_code, u.account, u.display_name, u.nickname, u.email, u.phone, u.gender, u.status,
              u.organization_id, o.code AS org_code, o.name AS org_name, o.type AS org_type,
-             u.role_id, r.code AS role_code, r.name AS role_name, r.built_in AS role_built_in, u.created_at, u.updated_at,
-             (SELECT s.created_at FROM sessions s WHERE s.user_id = u.id ORDER BY s.created_at DESC LIMIT 1) AS last_sign_in_at
+             u.role_id, r.code AS role_code, r.name AS role_name, r.built_in AS role_built_in,
+             ${iso('u.created_at')} AS created_at, ${iso('u.updated_at')} AS updated_at,
+             (SELECT ${iso('s.created_at')} FROM sessions s WHERE s.user_id = u.id ORDER BY s.created_at DESC LIMIT 1)
+               AS last_sign_in_at
         FROM users u JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id
        WHERE ${where} ORDER BY u.created_at DESC, u.id DESC LIMIT $2 OFFSET $3) p ON true`;
   const direct = () => pool.query({ name: 'ul', text: listSql, values: [lab, 20, 0] });

@@ -19,9 +19,10 @@ export interface ManagedUserRow {
   role_code: string;
   role_name: string;
   role_built_in: boolean;
-  last_sign_in_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  /** ISO 8601 in UTC, as the API gives them. */
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 const SORT: Record<UserListQuery['sortField'], string> = {
@@ -30,11 +31,15 @@ const SORT: Record<UserListQuery['sortField'], string> = {
   displayName: 'lower(u.display_name)',
 };
 
+/** A moment as ISO 8601 text in UTC: written by PostgreSQL, it is neither parsed into a Date nor formatted again. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const COLUMNS = `u.id, u.user_code, u.account, u.display_name, u.nickname, u.email, u.phone, u.gender, u.status,
        u.organization_id, o.code AS org_code, o.name AS org_name, o.type AS org_type,
        u.role_id, r.code AS role_code, r.name AS role_name, r.built_in AS role_built_in,
-       u.created_at, u.updated_at,
-       (SELECT s.created_at FROM sessions s WHERE s.user_id = u.id ORDER BY s.created_at DESC LIMIT 1) AS last_sign_in_at`;
+       ${iso('u.created_at')} AS created_at, ${iso('u.updated_at')} AS updated_at,
+       (SELECT ${iso('s.created_at')} FROM sessions s WHERE s.user_id = u.id ORDER BY s.created_at DESC LIMIT 1)
+         AS last_sign_in_at`;
 const FROM = `users u JOIN organizations o ON o.id = u.organization_id JOIN roles r ON r.id = u.role_id`;
 
 /** Users as administrators manage them; deleted users are never listed. `orgId` null: every organization. */

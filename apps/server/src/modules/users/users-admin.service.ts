@@ -36,9 +36,9 @@ function toManaged(r: ManagedUserRow, self: number): ManagedUser {
     organization: { code: r.org_code, name: r.org_name, type: r.org_type },
     administrator: r.role_built_in,
     self: Number(r.id) === self,
-    lastSignInAt: r.last_sign_in_at ? new Date(r.last_sign_in_at).toISOString() : null,
-    createdAt: new Date(r.created_at).toISOString(),
-    updatedAt: new Date(r.updated_at).toISOString(),
+    lastSignInAt: r.last_sign_in_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
