@@ -49,6 +49,18 @@ describe('users', () => {
     const listed = await h.call('user/listByPage', { token: lab.token, body: { keyword: account.slice(0, 6) } });
     expect(listed.data.list.map((u: { account: string }) => u.account)).toEqual([account]);
     expect(listed.data.list[0].status).toBe(1);
+    // Moments as ISO 8601 in UTC to the millisecond, the same instants the database holds; signed in, so a last sign-in.
+    const [stored] = await h.db.query<{ created_at: Date; updated_at: Date; signed_in: Date }>(
+      `SELECT u.created_at, u.updated_at, (SELECT max(created_at) FROM sessions s WHERE s.user_id = u.id) AS signed_in
+         FROM users u WHERE u.account = $1`,
+      [account],
+    );
+    const ms = (d: Date) => new Date(Math.floor(new Date(d).getTime())).toISOString();
+    expect(listed.data.list[0]).toMatchObject({
+      createdAt: ms(stored!.created_at),
+      updatedAt: ms(stored!.updated_at),
+      lastSignInAt: ms(stored!.signed_in),
+    });
   });
 
   it('account, email and phone stay unique across the site, named as the form is typed', async () => {
