@@ -6,7 +6,7 @@ import yauzl from 'yauzl';
 import type { Browser, Page } from 'playwright-core';
 import { generateArch, toBinaryStl, toPly } from '@portal/mesh';
 import { runScanner } from '../apps/server/src/scanner/cli.js';
-import { baseUrl, launch, newPage, signIn } from './support.js';
+import { api, apiLogin, baseUrl, launch, newPage, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -50,6 +50,47 @@ async function paintedPixels(page: Page) {
     for (let i = 0; i < data.length; i += 4)
       if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
     return painted;
+  });
+}
+
+/**
+ * The page coordinates of the two ends of what the 3D canvas draws, on the row with the most paint, a few pixels
+ * inside, so a click there lands on a scan.
+ */
+async function archEnds(page: Page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+    const painted = (x: number, y: number) => {
+      const i = (y * width + x) * 4;
+      return Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30;
+    };
+    let best = { y: 0, count: 0, left: 0, right: 0 };
+    for (let y = 0; y < height; y += 2) {
+      let count = 0;
+      let left = -1;
+      let right = -1;
+      for (let x = 0; x < width; x++)
+        if (painted(x, y)) {
+          count++;
+          if (left < 0) left = x;
+          right = x;
+        }
+      if (count > best.count) best = { y, count, left, right };
+    }
+    const rect = canvas.getBoundingClientRect();
+    const scale = rect.width / width;
+    const inset = 4;
+    return [
+      { x: rect.left + (best.left + inset) * scale, y: rect.top + best.y * scale },
+      { x: rect.left + (best.right - inset) * scale, y: rect.top + best.y * scale },
+    ];
   });
 }
 
@@ -123,6 +164,17 @@ describe('cases from scanner to screen', () => {
       (l) => lines.push(l),
     )) as string;
     expect(lines.some((l) => l.includes('100%'))).toBe(true);
+    // The viewer versions (in millimetres, which measuring needs) are made in the background: wait for them.
+    const token = await apiLogin('clinic');
+    await expect
+      .poll(
+        async () =>
+          ((await api('case/detail', { caseCode }, token)).data.files as Array<{ viewerStatus: string }>).every(
+            (f) => f.viewerStatus === 'ready',
+          ),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
 
     await page.goto(`/case-management/detail/${caseCode}`);
     await page.getByTestId('case-detail').waitFor();
@@ -130,6 +182,20 @@ describe('cases from scanner to screen', () => {
     await page.getByTestId('file-view-models').click();
     await page.getByTestId('viewer-canvas').waitFor();
     await expect.poll(() => paintedPixels(page), { timeout: 60_000, interval: 500 }).toBeGreaterThan(500);
+
+    // Measuring across the arch: a click at each end of what is drawn marks a point; the distance shows in mm.
+    await page.getByTestId('viewer-measure').click();
+    await page.getByTestId('viewer-measurement').getByText('Click two points on a scan').waitFor();
+    const [left, right] = await archEnds(page);
+    await page.mouse.click(left.x, left.y);
+    await page.mouse.click(right.x, right.y);
+    const measured = page.getByTestId('viewer-distance');
+    await measured.waitFor({ timeout: 30_000 });
+    expect(Number(await measured.getAttribute('data-mm'))).toBeGreaterThan(10);
+    expect(await measured.innerText()).toMatch(/^Distance: \d+\.\d mm$/);
+    // Leaving the tool clears the measurement.
+    await page.getByTestId('viewer-measure').click();
+    expect(await page.getByTestId('viewer-measurement').count()).toBe(0);
     await context.close();
   });
 

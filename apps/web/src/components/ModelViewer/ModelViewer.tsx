@@ -5,11 +5,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button, Progress, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CameraOutlined, ExpandOutlined, PictureOutlined } from '@ant-design/icons';
+import { CameraOutlined, ColumnWidthOutlined, ExpandOutlined, PictureOutlined } from '@ant-design/icons';
 import { ViewerEngine } from './engine';
+import { distance, formatMillimetres, isClick, nextMeasurement } from './measure';
 import { overallProgress, serializeInit } from './fit';
 import type { Vec3 } from './fit';
-import type { ModelViewerModel, ModelViewerProps, ViewerJaw, WorkerRequest, WorkerResponse } from './types';
+import type { ModelViewerModel, ModelViewerProps, Point3, ViewerJaw, WorkerRequest, WorkerResponse } from './types';
 
 /** Where a report's snapshot is taken from: the upper arch from below, the lower from above, the bite from the front. */
 const VIEW_DIRECTIONS: Record<ViewerJaw, Vec3> = { upper: [0, -0.3, -1], lower: [0, -0.3, 1], bite: [0, -1, 0.3] };
@@ -33,7 +34,7 @@ export default function ModelViewer({
   screenshotName = 'scan',
   onSnapshot,
 }: ModelViewerProps) {
-  const { t: tCheck } = useTranslation('systemCheck');
+  const { t: tCheck, i18n } = useTranslation('systemCheck');
   const hostRef = useRef<HTMLDivElement>(null);
   // State (not a ref), so the loading effect runs once the engine exists, not once before and again after.
   const [viewer, setViewer] = useState<{ engine: ViewerEngine; decoder: Worker } | null>(null);
@@ -133,6 +134,34 @@ export default function ModelViewer({
 
   const fit = useCallback(() => engine?.fit(true), [engine]);
 
+  // Measuring: a click on a scan marks a point; two points give their distance; a drag still turns the model.
+  const [measuring, setMeasuring] = useState(false);
+  const [points, setPoints] = useState<Point3[]>([]);
+  useEffect(() => engine?.setMarks(measuring ? points : []), [engine, measuring, points]);
+  useEffect(() => {
+    const canvas = hostRef.current?.querySelector('canvas');
+    if (!engine || !measuring || !canvas) return;
+    let down: { x: number; y: number } | null = null;
+    const press = (e: PointerEvent) => {
+      down = e.isPrimary && e.button === 0 ? { x: e.clientX, y: e.clientY } : null;
+    };
+    const release = (e: PointerEvent) => {
+      if (!down || !isClick(down, { x: e.clientX, y: e.clientY })) return;
+      down = null;
+      void engine.pick(e.clientX, e.clientY).then((hit) => setPoints((p) => nextMeasurement(p, hit)));
+    };
+    canvas.addEventListener('pointerdown', press);
+    canvas.addEventListener('pointerup', release);
+    return () => {
+      canvas.removeEventListener('pointerdown', press);
+      canvas.removeEventListener('pointerup', release);
+    };
+  }, [engine, measuring]);
+  const toggleMeasuring = useCallback(() => {
+    setMeasuring((m) => !m);
+    setPoints([]);
+  }, []);
+
   const [view, setView] = useState<ViewerJaw>('bite');
   const [capturing, setCapturing] = useState(false);
   const chooseView = useCallback(
@@ -173,6 +202,8 @@ export default function ModelViewer({
   const loading = list.filter(([, s]) => s.status === 'loading');
   const failed = list.filter(([, s]) => s.status === 'error');
   const anyReady = list.some(([, s]) => s.status === 'ready');
+  // Distances are read in millimetres: the compact versions are made in millimetres, an original is in its own unit.
+  const inMillimetres = anyReady && list.every(([, s]) => s.status !== 'ready' || s.source === 'compact');
   const percent = overallProgress(
     list.map(([, s]) =>
       s.status === 'loading' ? { loaded: s.loaded, total: s.total, done: false } : { loaded: 0, total: 0, done: true },
@@ -229,6 +260,17 @@ export default function ModelViewer({
         <Button size="small" icon={<ExpandOutlined />} data-testid="viewer-fit" onClick={fit} disabled={!anyReady}>
           {t('viewer.fit')}
         </Button>
+        <Button
+          size="small"
+          icon={<ColumnWidthOutlined aria-hidden />}
+          data-testid="viewer-measure"
+          type={measuring ? 'primary' : 'default'}
+          aria-pressed={measuring}
+          onClick={toggleMeasuring}
+          disabled={!inMillimetres}
+        >
+          {t('viewer.measure')}
+        </Button>
         {onSnapshot ? (
           <>
             <Segmented
@@ -262,7 +304,32 @@ export default function ModelViewer({
           {t('viewer.screenshot')}
         </Button>
       </div>
-      <div ref={hostRef} style={box}>
+      <div ref={hostRef} style={{ ...box, cursor: measuring ? 'crosshair' : undefined }}>
+        {measuring ? (
+          <div
+            style={{
+              position: 'absolute',
+              top: 8,
+              insetInlineStart: 8,
+              padding: '2px 8px',
+              borderRadius: 4,
+              background: 'rgba(255,255,255,0.9)',
+              color: '#1f1f1f',
+              pointerEvents: 'none',
+            }}
+            data-testid="viewer-measurement"
+            role="status"
+          >
+            {points.length === 2 ? (
+              <span data-testid="viewer-distance" data-mm={distance(points[0]!, points[1]!).toFixed(3)}>
+                {t('viewer.distance')}:{' '}
+                <strong>{formatMillimetres(distance(points[0]!, points[1]!), i18n.language)}</strong>
+              </span>
+            ) : (
+              t('viewer.measureHint')
+            )}
+          </div>
+        ) : null}
         {loading.length > 0 && (
           <div style={overlay} data-testid="viewer-loading" role="progressbar" aria-valuenow={percent} aria-busy="true">
             <span>{t('viewer.loading')}</span>

@@ -6,7 +6,7 @@
 import { PerspectiveCamera } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { computeFitView, DEFAULT_VIEW_DIRECTION, unionBounds, type Vec3 } from './fit';
-import type { Box3Like, RenderRequest, RenderResponse, WorkerRequest } from './types';
+import type { Box3Like, Point3, RenderRequest, RenderResponse, WorkerRequest } from './types';
 
 /** Records a duration in the Performance timeline (visible in DevTools and to tests); never throws. */
 function measure(name: string, start: number): void {
@@ -25,7 +25,9 @@ export class ViewerEngine {
   private readonly worker: Worker;
   private readonly resizeObserver: ResizeObserver;
   private readonly screenshots = new Map<number, (blob: Blob | null) => void>();
+  private readonly picks = new Map<number, (point: Point3 | null) => void>();
   private screenshotId = 0;
+  private pickId = 0;
   private gen = 0;
   private userMoved = false;
   /** The direction chosen with lookFrom, used by fits until the user turns the model. */
@@ -37,19 +39,22 @@ export class ViewerEngine {
    * `onFailure` is called when the renderer cannot start, e.g. without WebGL; throws without OffscreenCanvas.
    */
   constructor(
-    canvas: HTMLCanvasElement,
+    private readonly canvas: HTMLCanvasElement,
     private readonly container: HTMLElement,
     decoder: Worker,
     onFailure: (message: string) => void,
   ) {
     // Transferred at its default size: the worker sizes it on the first ResizeObserver report (no forced layout here).
-    const offscreen = canvas.transferControlToOffscreen();
+    const offscreen = this.canvas.transferControlToOffscreen();
     const { port1, port2 } = new MessageChannel();
     this.worker = new Worker(new URL('./render.worker.ts', import.meta.url), { type: 'module' });
     this.worker.onerror = () => onFailure('renderer failed');
     this.worker.onmessage = ({ data: msg }: MessageEvent<RenderResponse>) => {
       if (msg.type === 'error') onFailure(msg.message);
-      else {
+      else if (msg.type === 'pick') {
+        this.picks.get(msg.reqId)?.(msg.point);
+        this.picks.delete(msg.reqId);
+      } else {
         this.screenshots.get(msg.reqId)?.(msg.blob);
         this.screenshots.delete(msg.reqId);
       }
@@ -59,7 +64,7 @@ export class ViewerEngine {
 
     this.camera.up.set(0, 0, 1);
     this.camera.position.set(0, -120, 50);
-    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.enableDamping = false;
     this.controls.screenSpacePanning = true;
     this.controls.addEventListener('change', this.sendCamera);
@@ -165,6 +170,24 @@ export class ViewerEngine {
     });
   }
 
+  /** The point of the visible scans under a spot of the page (client coordinates), found by the renderer. */
+  pick(clientX: number, clientY: number): Promise<Point3 | null> {
+    if (this.disposed) return Promise.resolve(null);
+    const rect = this.canvas.getBoundingClientRect();
+    const x = ((clientX - rect.left) / Math.max(1, rect.width)) * 2 - 1;
+    const y = -(((clientY - rect.top) / Math.max(1, rect.height)) * 2 - 1);
+    const reqId = ++this.pickId;
+    return new Promise((resolve) => {
+      this.picks.set(reqId, resolve);
+      this.post({ type: 'pick', reqId, x, y });
+    });
+  }
+
+  /** Shows measurement points on the scans (none clears them). */
+  setMarks(points: Point3[]): void {
+    this.post({ type: 'marks', points });
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.post({ type: 'dispose' }); // the worker frees its GPU resources and closes itself
@@ -173,6 +196,8 @@ export class ViewerEngine {
     this.worker.onerror = null;
     for (const resolve of this.screenshots.values()) resolve(null);
     this.screenshots.clear();
+    for (const resolve of this.picks.values()) resolve(null);
+    this.picks.clear();
     this.resizeObserver.disconnect();
     this.controls.removeEventListener('change', this.sendCamera);
     this.controls.removeEventListener('start', this.onUserStart);

@@ -7,24 +7,34 @@
 import {
   AmbientLight,
   BufferAttribute,
+  BufferGeometry as LineGeometry,
   BufferGeometry,
   Box3,
   Color,
   DirectionalLight,
   DoubleSide,
+  Group,
   HemisphereLight,
+  Line,
+  LineBasicMaterial,
   Mesh,
+  MeshBasicMaterial,
   MeshStandardMaterial,
   PerspectiveCamera,
+  Raycaster,
   Scene,
   Sphere,
+  SphereGeometry,
+  Vector2,
   Vector3,
   WebGLRenderer,
 } from 'three';
-import type { CameraPose, MeshArrays, MeshTarget, RenderRequest, RenderResponse } from './types';
+import type { CameraPose, MeshArrays, MeshTarget, Point3, RenderRequest, RenderResponse } from './types';
 
 const NEUTRAL = 0xe6dfd2; // stone/ivory for scans without colours
 const BITE = 0x8fb6d9;
+/** Measurement marks: a red that stands out on ivory and on coloured scans, drawn over the scans. */
+const MARK = 0xd4380d;
 // Software rasterisers (no GPU), where 4× multisampling makes each 1M-triangle frame several times slower.
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
 
@@ -67,6 +77,8 @@ class SceneRenderer {
   private readonly meshes = new Map<string, Mesh<BufferGeometry, MeshStandardMaterial>>();
   private readonly hidden = new Set<string>();
   private readonly warmUp: Mesh<BufferGeometry, MeshStandardMaterial>[];
+  private readonly marks = new Group();
+  private readonly raycaster = new Raycaster();
   private gen = 0;
   private frame = 0;
   private disposed = false;
@@ -97,6 +109,49 @@ class SceneRenderer {
     this.renderer.compile(this.scene, this.camera);
     // Hidden, not removed: the programs stay cached while their warm-up materials live.
     for (const m of this.warmUp) m.visible = false;
+    this.marks.renderOrder = 1;
+    this.scene.add(this.marks);
+  }
+
+  /** The nearest point of a visible scan under a spot of the canvas (normalised device coordinates), or null. */
+  pick(x: number, y: number): Point3 | null {
+    this.raycaster.setFromCamera(new Vector2(x, y), this.camera);
+    const visible = [...this.meshes.values()].filter((m) => m.visible);
+    const [hit] = this.raycaster.intersectObjects(visible, false);
+    return hit ? [hit.point.x, hit.point.y, hit.point.z] : null;
+  }
+
+  /** Draws the marked points as dots joined by a line, over the scans; sized to the scene so they show at any zoom. */
+  setMarks(points: Point3[]): void {
+    for (const child of [...this.marks.children]) {
+      this.marks.remove(child);
+      const drawn = child as Mesh | Line;
+      drawn.geometry.dispose();
+      (drawn.material as MeshBasicMaterial).dispose();
+    }
+    if (points.length) {
+      const scene = new Box3();
+      for (const m of this.meshes.values()) if (m.geometry.boundingBox) scene.union(m.geometry.boundingBox);
+      const radius = Math.max(0.15, (scene.isEmpty() ? 50 : scene.getSize(new Vector3()).length()) / 250);
+      for (const p of points) {
+        const dot = new Mesh(
+          new SphereGeometry(radius, 16, 12),
+          new MeshBasicMaterial({ color: MARK, depthTest: false, transparent: true }),
+        );
+        dot.position.set(...p);
+        dot.renderOrder = 2;
+        this.marks.add(dot);
+      }
+      if (points.length > 1) {
+        const line = new Line(
+          new LineGeometry().setFromPoints(points.map((p) => new Vector3(...p))),
+          new LineBasicMaterial({ color: MARK, depthTest: false, transparent: true }),
+        );
+        line.renderOrder = 2;
+        this.marks.add(line);
+      }
+    }
+    this.requestRender();
   }
 
   setSize(width: number, height: number, pixelRatio: number): void {
@@ -235,6 +290,10 @@ function onMessage({ data: msg }: MessageEvent<RenderRequest>): void {
       return r.clear(msg.gen);
     case 'visible':
       return r.setVisible(msg.id, msg.visible);
+    case 'pick':
+      return scope.postMessage({ type: 'pick', reqId: msg.reqId, point: r.pick(msg.x, msg.y) });
+    case 'marks':
+      return r.setMarks(msg.points);
     case 'screenshot':
       void r.screenshot().then(
         (blob) => scope.postMessage({ type: 'screenshot', reqId: msg.reqId, blob }),

@@ -14,7 +14,10 @@ export interface ModelViewerModel {
 
 export interface ModelViewerProps {
   models: ModelViewerModel[];
-  /** Translation function; keys: viewer.loading, viewer.failed, viewer.fit, viewer.screenshot, viewer.show. */
+  /**
+   * Translation function; keys: viewer.loading, viewer.failed, viewer.fit, viewer.screenshot, viewer.show,
+   * viewer.measure, viewer.measureHint, viewer.distance.
+   */
   t: (key: string) => string;
   /** Applied to every fetch (headers such as Authorization, credentials …). The signal is ignored. */
   requestInit?: RequestInit;
@@ -116,7 +119,15 @@ export type RenderRequest =
   | { type: 'visible'; id: string; visible: boolean }
   | { type: 'clear'; gen: number }
   | { type: 'screenshot'; reqId: number }
+  /** The point of the visible scans under a spot of the canvas (normalised device coordinates, -1 to 1). */
+  | { type: 'pick'; reqId: number; x: number; y: number }
+  /** Points the user marked on the scans, drawn as dots joined by a line (a measurement); empty clears them. */
+  | { type: 'marks'; points: Point3[] }
   | { type: 'dispose' };
 
+export type Point3 = [number, number, number];
+
 export type RenderResponse =
-  { type: 'screenshot'; reqId: number; blob: Blob | null } | { type: 'error'; message: string };
+  | { type: 'screenshot'; reqId: number; blob: Blob | null }
+  | { type: 'pick'; reqId: number; point: Point3 | null }
+  | { type: 'error'; message: string };
