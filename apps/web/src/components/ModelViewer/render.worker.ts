@@ -29,7 +29,14 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
+import { acceleratedRaycast, computeBoundsTree, disposeBoundsTree } from 'three-mesh-bvh';
 import type { CameraPose, MeshArrays, MeshTarget, Point3, RenderRequest, RenderResponse } from './types';
+
+// Picking walks a bounding volume hierarchy instead of every triangle: a click on a million-triangle scan answers in
+// well under a millisecond once the mesh's tree is built (on its first pick, so viewing alone never pays for it).
+BufferGeometry.prototype.computeBoundsTree = computeBoundsTree;
+BufferGeometry.prototype.disposeBoundsTree = disposeBoundsTree;
+Mesh.prototype.raycast = acceleratedRaycast;
 
 const NEUTRAL = 0xe6dfd2; // stone/ivory for scans without colours
 const BITE = 0x8fb6d9;
@@ -116,8 +123,12 @@ class SceneRenderer {
   /** The nearest point of a visible scan under a spot of the canvas (normalised device coordinates), or null. */
   pick(x: number, y: number): Point3 | null {
     this.raycaster.setFromCamera(new Vector2(x, y), this.camera);
+    this.raycaster.firstHitOnly = true;
     const visible = [...this.meshes.values()].filter((m) => m.visible);
+    const t0 = performance.now();
+    for (const m of visible) if (!m.geometry.boundsTree) m.geometry.computeBoundsTree();
     const [hit] = this.raycaster.intersectObjects(visible, false);
+    measure('viewer:pick', t0);
     return hit ? [hit.point.x, hit.point.y, hit.point.z] : null;
   }
 
@@ -200,6 +211,7 @@ class SceneRenderer {
     const mesh = this.meshes.get(id);
     if (!mesh) return;
     this.scene.remove(mesh);
+    mesh.geometry.disposeBoundsTree();
     mesh.geometry.dispose();
     mesh.material.dispose();
     this.meshes.delete(id);
