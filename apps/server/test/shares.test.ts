@@ -173,6 +173,28 @@ describe('share links of a case', () => {
     expect(await visit('share/open', { code: s.data.shareCode })).toMatchObject({ status: 410, code: 2020 });
   });
 
+  it('answer 2007 while a model is being prepared for the viewer, and open once it is ready', async () => {
+    const made = await caseShare();
+    const model = (
+      await h.db.query<{ id: number; viewer_status: string }>(
+        `SELECT id, viewer_status FROM files WHERE case_id = (SELECT id FROM cases WHERE code = $1) AND format = 'stl'`,
+        [caseCode],
+      )
+    )[0]!;
+    await h.db.query(`UPDATE files SET viewer_status = 'pending' WHERE id = $1`, [model.id]);
+    try {
+      const waiting = await visit('share/open', { code: made.shareCode }, '198.51.100.40');
+      expect([waiting.status, waiting.code]).toEqual([409, 2007]);
+      // Waiting is no view in the sharer's log.
+      const log = await h.call('share/accessLog', { token: clinic.token, body: { shareCode: made.shareCode } });
+      expect(log.data.total).toBe(0);
+    } finally {
+      await h.db.query(`UPDATE files SET viewer_status = $2 WHERE id = $1`, [model.id, model.viewer_status]);
+    }
+    const opened = await visit('share/open', { code: made.shareCode }, '198.51.100.40');
+    expect([opened.status, opened.data.files.length]).toEqual([200, 2]);
+  });
+
   it('cannot be told apart by timing between unknown and expired codes', async () => {
     const made = await caseShare();
     await h.db.query(`UPDATE shares SET revoked_at = now() WHERE code = $1`, [made.shareCode]);

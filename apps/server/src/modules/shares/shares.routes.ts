@@ -80,11 +80,15 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         {
           schema: {
             tags: ['shares'],
-            summary: 'Open a share link: what the sharer chose to show, or that a password is needed',
+            summary:
+              'Open a share link: what the sharer chose to show, or that a password is needed (2007 while a model is prepared)',
             body: OpenShareBody,
             response: { 200: envelope(ShareView) },
           },
-          config: { rateLimit: { max: 60, timeWindow: '1 minute' }, errors: ['LINK_EXPIRED', 'REPORT_LINK_EXPIRED'] },
+          config: {
+            rateLimit: { max: 60, timeWindow: '1 minute' },
+            errors: ['LINK_EXPIRED', 'REPORT_LINK_EXPIRED', 'RESOURCE_PREPARING'],
+          },
         },
         async (request) => {
           const { max, windowSeconds } = SHARE_LIMITS.openPerAddress;

@@ -266,6 +266,9 @@ export class SharesService {
       return { ...base, locked: false, case: null, order: null, report, files: [] };
     }
     const content = await this.content(share);
+    // A model whose viewer version is still being made: the page waits and asks again (2007) rather than show the
+    // visitor a half-ready case or fetch the full-size original. A failed version does not hold the page back.
+    if (content.files.some((f) => f.viewerStatus === 'pending')) fail('RESOURCE_PREPARING');
     await this.log(share, 'page', visitor);
     const files = content.files.map((f) => this.fileLinks(share, f));
     return { ...base, locked: false, case: content.case, order: content.order, report: null, files };
