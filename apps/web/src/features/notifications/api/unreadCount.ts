@@ -6,10 +6,14 @@ import { notificationKeys } from './keys';
 
 export type UnreadSummary = z.infer<typeof UnreadSummarySchema>;
 
-/** How often the header asks for unread notifications (only while the tab is visible). */
-export const UNREAD_POLL_MS = 15_000;
+/**
+ * How often the header asks for unread notifications (only while the tab is visible). A new one makes every open order
+ * and case screen fetch again, so what a partner does shows within this time (there is no push channel yet); the
+ * call reads a partial index of unread rows, a fraction of a millisecond of the database.
+ */
+export const UNREAD_POLL_MS = 2_000;
 
-/** Silent: a failed poll must not toast every 15 s; the next poll simply tries again. */
+/** Silent: a failed poll must not toast at every poll; the next one simply tries again. */
 export const unreadCount = () => http.post<UnreadSummary>('msg/unreadCount', {}, { silent: true });
 export const unreadCountQuery = () =>
   queryOptions({
