@@ -20,6 +20,8 @@ import { uploadBench } from './upload.mjs';
 import { viewerBench } from './viewer.mjs';
 import { freshDatabase, startPortal } from './portal-lib.mjs';
 import { lighthouseBench } from './lighthouse.mjs';
+import { sharePhoneBench } from './share-phone.mjs';
+import { orderFreshBench } from './order-fresh.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -229,7 +231,7 @@ async function bundle() {
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
   // BENCH_ONLY=bundle, startup, throughput, lighthouse, cases, orders, orderlist, scorecards, viewer, upload, export,
-  // compact, refusal, accounts or reportpdf
+  // compact, refusal, accounts, reportpdf, sharephone or orderfresh
   // runs those parts (comma-separated).
   const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
   const want = (part) => !parts || parts.has(part);
@@ -248,6 +250,8 @@ async function main() {
   if (want('refusal')) rows.push(...(await earlyRefusalBench({ start, waitFor, stop, freePort })));
   if (want('accounts')) rows.push(...(await accountsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('reportpdf')) rows.push(...(await reportPdfBench({ start, waitFor, stop, freePort })));
+  if (want('sharephone')) rows.push(...(await sharePhoneBench({ start, waitFor, stop, freePort })));
+  if (want('orderfresh')) rows.push(...(await orderFreshBench({ start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));
