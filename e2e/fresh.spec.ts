@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, demoOrder, launch, newPage, signIn } from './support.js';
+import { api, demoOrder, launch, newPage, pickOption, signIn } from './support.js';
 
 /** The order and case pages ask the server again this often while open (apps/web/src/lib/freshness.ts). */
 const DETAIL_POLL_MS = 10_000;
@@ -63,6 +63,16 @@ describe('a clinic and its laboratory side by side', () => {
     await orderShows(clinic.page, 'accepted', DETAIL_POLL_MS / 2);
     expect(Date.now() - focused).toBeLessThan(DETAIL_POLL_MS / 2);
     expect(await clinic.page.getByTestId('order-action-cancel').count()).toBe(0);
+
+    // In production, the laboratory marks the crown as in milling; the clinic's chart and table show it.
+    await pickOption(lab.page, 'order-tooth-stage-26', 'Milling');
+    await expect
+      .poll(() => lab.page.getByTestId('tooth-26').getAttribute('data-stage'), { timeout: 10_000 })
+      .toBe('milling');
+    await clinic.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await clinic.page.getByTestId('order-tooth-stage-26').getByText('Milling').waitFor({ timeout: DETAIL_POLL_MS });
+    expect(await clinic.page.getByTestId('tooth-26').getAttribute('data-stage')).toBe('milling');
+    await clinic.page.getByTestId('tooth-chart-legend-milling').waitFor();
 
     // The laboratory readies and ships it; the clinic's page, left alone, shows it within one poll.
     for (const [action, extra] of [

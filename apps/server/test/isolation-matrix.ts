@@ -143,6 +143,25 @@ async function freshShare(w: World) {
   return made.data.shareCode as string;
 }
 
+/** A new order of clinic A to laboratory A, accepted by the laboratory (in production). */
+async function acceptedOrder(w: World) {
+  const clinic = a(w).clinic;
+  const made = await w.h.call('case/create', { token: clinic.token, body: { name: 'Matrix', patientName: 'Mia Moe' } });
+  const sent = await w.h.call('order/create', {
+    token: clinic.token,
+    body: {
+      caseCodes: [made.data.caseCode],
+      partnerCode: a(w).partnerCode,
+      orderType: 'restoration',
+      workTypes: ['Crown'],
+      teeth: [{ number: 16, shade: 'A2' }],
+    },
+  });
+  const orderCode = sent.data.list[0].orderCode as string;
+  await w.h.call('order/action', { token: a(w).lab.token, body: { orderCodes: [orderCode], action: 'accept' } });
+  return orderCode;
+}
+
 /** A partnership of clinic A with a new laboratory: applied, or accepted too. */
 async function freshPartnership(w: World, accepted: boolean) {
   const clinic = a(w).clinic;
@@ -842,6 +861,14 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   orderSaveRequiredFields: { callers: ['lab'], note: "a laboratory's own rules" },
+  orderToothStage: {
+    callers: ['lab'],
+    note: 'the laboratory of the order marks its progress; the clinic of the order reads it',
+    resource: async (w) => ({
+      owners: [a(w).lab],
+      request: post('order/toothStage', { orderCode: await acceptedOrder(w), teeth: [16], stage: 'milling' }),
+    }),
+  },
   catalogueProducts: {
     callers: ['clinic', 'lab'],
     note: 'a laboratory reads its own catalogue: the partnership is named by clinics',

@@ -4,6 +4,7 @@ import { createHarness, createUser, login, snapshot, type Harness } from './harn
 
 let h: Harness;
 let clinic: string;
+let lab: string;
 let clinicOrgId: number;
 let partnerCode: string;
 let caseCode: string;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   const l = await createUser(h.db, { orgType: OrgType.Lab });
   clinic = (await login(h, c.account)).accessToken;
   clinicOrgId = c.organizationId;
-  const lab = (await login(h, l.account)).accessToken;
+  lab = (await login(h, l.account)).accessToken;
   const [labOrg] = await h.db.query<{ code: string }>('SELECT code FROM organizations WHERE id = $1', [
     l.organizationId,
   ]);
@@ -93,6 +94,50 @@ describe('a prescription', () => {
       code: 2035,
       msg: 'This order cannot be changed that way in its current state (Pending).',
     });
+  });
+});
+
+describe("the laboratory's progress per tooth", () => {
+  it('is marked by the laboratory while it produces the order, and the clinic reads it on the order', async () => {
+    // A stage is no part of a prescription: the clinic cannot send one.
+    const sent = await send([...bridge, { number: 26, shade: 'A3', stage: 'done' }]);
+    const orderCode = sent.data.list[0].orderCode as string;
+    const stage = (token: string, body: Record<string, unknown>) =>
+      h.call('order/toothStage', { token, body: { orderCode, ...body } });
+    const detail = async () => (await h.call('order/detail', { token: clinic, body: { orderCode } })).data.teeth;
+    expect((await detail()).find((t: { number: number }) => t.number === 26).stage).toBeUndefined();
+
+    // Not before the laboratory has accepted it.
+    const early = await stage(lab, { teeth: [26], stage: 'design' });
+    expect([early.status, early.code]).toEqual([409, 2035]);
+    await h.call('order/action', { token: lab, body: { orderCodes: [orderCode], action: 'accept' } });
+
+    // The bridge in design, the crown in milling.
+    expect((await stage(lab, { teeth: [14, 15, 16], stage: 'design' })).code).toBe(200);
+    expect((await stage(lab, { teeth: [26], stage: 'milling' })).code).toBe(200);
+    const teeth = await detail();
+    expect(teeth.map((t: { number: number; stage?: string }) => [t.number, t.stage])).toEqual([
+      [14, 'design'],
+      [15, 'design'],
+      [16, 'design'],
+      [26, 'milling'],
+    ]);
+    // What the clinic prescribed is kept as it was.
+    expect(teeth[0]).toMatchObject({ unit: 'abutment', bridgeGroup: 1, shade: 'A2', stumpShade: 'ND3' });
+
+    // Refused, nothing changed: a tooth not in the order (named), a stage that does not exist, the clinic.
+    const before = await snapshot(h.db);
+    const stray = await stage(lab, { teeth: [26, 36], stage: 'done' });
+    expect([stray.status, stray.data.field]).toEqual([400, 'teeth.1']);
+    const unknown = await stage(lab, { teeth: [26], stage: 'polishing' });
+    expect([unknown.status, unknown.data.field]).toEqual([400, 'stage']);
+    expect((await stage(clinic, { teeth: [26], stage: 'done' })).code).toBe(1002);
+    expect(await snapshot(h.db)).toBe(before);
+
+    // Once ready, the stages stay as the laboratory left them and no longer change.
+    await h.call('order/action', { token: lab, body: { orderCodes: [orderCode], action: 'ready' } });
+    expect((await stage(lab, { teeth: [26], stage: 'done' })).code).toBe(2035);
+    expect((await detail()).find((t: { number: number }) => t.number === 26).stage).toBe('milling');
   });
 });
 

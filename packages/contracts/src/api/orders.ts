@@ -4,7 +4,7 @@ import { ORDER_STATUSES, SORT_ORDERS, TOOTH_NUMBERING_SYSTEMS, TREATMENTS, type 
 import { zBool, zDate, zIntIn, zPage, zRequiredText, zText } from './fields.js';
 import { CaseFile } from './cases.js';
 import { REMAKE_REASONS } from './scorecards.js';
-import { STUMP_SHADES, TOOTH_SHADES, TOOTH_UNITS } from './teeth.js';
+import { STUMP_SHADES, TOOTH_SHADES, TOOTH_STAGES, TOOTH_UNITS } from './teeth.js';
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_ACTIONS = ['accept', 'startProcessing', 'ready', 'ship', 'reject', 'cancel', 'complete'] as const;
@@ -92,10 +92,12 @@ export const ToothItem = z.object({
   inlayCore: zBool.optional(),
   edentulous: zBool.optional(),
   preOpScan: zBool.optional(),
+  /** Set by the laboratory while it produces the order (order/toothStage); never part of a prescription. */
+  stage: z.enum(TOOTH_STAGES).optional(),
 });
 export type ToothItem = z.infer<typeof ToothItem>;
 /** A tooth item as a clinic prescribes it now: shades from the guides. */
-export const PrescribedToothItem = ToothItem.extend({
+export const PrescribedToothItem = ToothItem.omit({ stage: true }).extend({
   shade: z.enum(TOOTH_SHADES).optional(),
   stumpShade: z.enum(STUMP_SHADES).optional(),
 });
@@ -104,6 +106,14 @@ export const PrescribedToothItem = ToothItem.extend({
  * check, as the document cannot describe them.
  */
 export const PrescribedTeeth = z.array(PrescribedToothItem).max(32);
+
+/** The laboratory's progress on some teeth of an order in production. */
+export const ToothStageBody = z.object({
+  orderCode: zRequiredText(FIELD_MAX.code),
+  /** FDI numbers of the order's teeth (a bridge's units usually move together). */
+  teeth: z.array(zIntIn(11, 48)).min(1).max(32),
+  stage: z.enum(TOOTH_STAGES),
+});
 
 export const CreateOrderBody = z.object({
   caseCodes: z.array(zRequiredText(FIELD_MAX.code)).min(1).max(100),

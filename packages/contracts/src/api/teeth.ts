@@ -68,6 +68,9 @@ export function shadeGuideOf(shade: string | undefined | null): ShadeGuide | nul
 
 /** A tooth of a prescription on its own, or one unit of a bridge: an abutment carries it, a pontic spans a gap. */
 export const TOOTH_UNITS = ['single', 'abutment', 'pontic'] as const;
+/** Where the laboratory's work on a tooth stands while it produces the order (a bridge in design, a crown milled…). */
+export const TOOTH_STAGES = ['design', 'milling', 'finishing', 'done'] as const;
+export type ToothStage = (typeof TOOTH_STAGES)[number];
 export type ToothUnit = (typeof TOOTH_UNITS)[number];
 
 /** The upper arch facing the patient: the patient's right (18) on the viewer's left … 28. */

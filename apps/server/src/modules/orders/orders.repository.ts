@@ -233,6 +233,23 @@ export const ordersRepository = {
   async touchScorecard(db: Queryable, labOrgId: number) {
     await db.query(TOUCH_SCORECARD, [labOrgId]);
   },
+  /** The laboratory's order, locked for a change of its teeth's progress. */
+  async lockForLab(db: Queryable, labOrgId: number, code: string) {
+    const [row] = await db.query<OrderRow>(
+      `SELECT o.*
+         FROM orders o
+        WHERE o.code = $1 AND o.lab_organization_id = $2
+          FOR UPDATE`,
+      [code, labOrgId],
+    );
+    return row;
+  },
+  async saveTeeth(db: Queryable, orderId: number, teeth: unknown[]) {
+    await db.query(`UPDATE orders SET teeth = $2::jsonb, updated_at = now() WHERE id = $1`, [
+      orderId,
+      JSON.stringify(teeth),
+    ]);
+  },
   /** The clinic's order, locked for a remake. */
   async lockForClinic(db: Queryable, clinicOrgId: number, code: string) {
     const [row] = await db.query<OrderRow & { partnership_status: number }>(

@@ -16,6 +16,7 @@ import {
   RequiredFieldsQuery,
   RequiredFieldsResult,
   SaveRequiredFieldsBody,
+  ToothStageBody,
   ORDER_ACTION_PERMISSION,
   OrderPermission,
   envelope,
@@ -287,6 +288,24 @@ export function ordersModule(orders: OrdersService): Module {
         },
         async (request) => {
           await orders.saveRequiredFields(request.auth, request.body.rules);
+          return ok(request, null);
+        },
+      );
+
+      app.post(
+        '/order/toothStage',
+        {
+          schema: {
+            tags: ['orders'],
+            summary:
+              'The laboratory marks where its work on some teeth of an order in production stands (design, milling, finishing, done)',
+            body: ToothStageBody,
+            response: { 200: EmptyEnvelope },
+          },
+          config: { permission: ORDER_ACTION_PERMISSION.ready, errors: ['NOT_FOUND', 'ORDER_TRANSITION'] },
+        },
+        async (request) => {
+          await orders.setToothStage(request.auth, request.body);
           return ok(request, null);
         },
       );

@@ -16,10 +16,12 @@ import {
   type OrderAction,
   type PrescriptionField,
   type RequiredFieldRule,
+  type ToothItem,
+  type ToothStage,
 } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
-import { AppError, fail } from '../../platform/errors.js';
+import { AppError, fail, invalidField } from '../../platform/errors.js';
 import { newCode, newId } from '../../platform/crypto.js';
 import { t } from '../../platform/i18n.js';
 import { filesRepository } from '../files/files.repository.js';
@@ -409,6 +411,35 @@ export class OrdersService {
   }
 
   /** The id of an order the caller's organization is a party to, or 404 (a share names the order by it). */
+  /**
+   * The laboratory marks where its work on some teeth stands (design, milling, finishing, done) while the order is in
+   * production (accepted); the clinic reads it on the order's tooth chart. Teeth not in the order are refused, naming
+   * the field; nothing is changed then.
+   */
+  async setToothStage(auth: AuthContext, body: { orderCode: string; teeth: number[]; stage: ToothStage }) {
+    if (sideOf(auth) !== 'lab') fail('NO_PERMISSION');
+    await this.db.transaction(async (tx) => {
+      const o = await ordersRepository.lockForLab(tx, auth.organizationId, body.orderCode);
+      if (!o) fail('NOT_FOUND');
+      if (o.status !== 'accepted')
+        throw new AppError(
+          'ORDER_TRANSITION',
+          { status: t(auth.user.language, `export:status.${o.status}`) },
+          { status: o.status, action: 'toothStage' },
+        );
+      const teeth = (typeof o.teeth === 'string' ? JSON.parse(o.teeth) : o.teeth) as ToothItem[];
+      body.teeth.forEach((n, i) => {
+        if (!teeth.some((item) => item.number === n)) invalidField(`teeth.${i}`, 'paramInvalid');
+      });
+      const marked = new Set(body.teeth);
+      await ordersRepository.saveTeeth(
+        tx,
+        Number(o.id),
+        teeth.map((item) => (marked.has(item.number) ? { ...item, stage: body.stage } : item)),
+      );
+    });
+  }
+
   async idOf(auth: AuthContext, orderCode: string): Promise<number> {
     return Number((await this.findForCaller(auth, orderCode)).order.id);
   }

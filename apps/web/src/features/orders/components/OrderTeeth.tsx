@@ -1,19 +1,40 @@
-import { Col, Empty, Row, Table, Tag } from 'antd';
+import { Col, Empty, Row, Select, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { toothLabel, type ToothNumberingSystem } from '@portal/contracts';
+import { TOOTH_STAGES, toothLabel, type ToothNumberingSystem, type ToothStage } from '@portal/contracts';
+import { invalidateWork } from '../api/keys';
+import { setToothStage } from '../api/toothStage';
 import type { ToothItem } from '../api/types';
 import { sortTeeth } from '../lib/teeth';
-import { ToothChart, ToothChartLegend } from './ToothChart';
+import { STAGE_COLOURS, ToothChart, ToothChartLegend } from './ToothChart';
 
 const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
 
 const unitOf = (r: ToothItem) => (r.bridgeGroup !== undefined && r.unit && r.unit !== 'single' ? r.unit : null);
 
-/** An order's prescription: the chart with the chosen teeth and, per tooth, what the laboratory is to make. */
-export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; system: ToothNumberingSystem }) {
+/**
+ * An order's prescription: the chart with the chosen teeth and, per tooth, what the laboratory is to make and where
+ * its work stands. `stageEditable`: the laboratory, producing the order, marks each tooth's stage here.
+ */
+export function OrderTeeth({
+  teeth,
+  system,
+  orderCode,
+  stageEditable = false,
+}: {
+  teeth: readonly ToothItem[];
+  system: ToothNumberingSystem;
+  orderCode: string;
+  stageEditable?: boolean;
+}) {
   const { t } = useTranslation('orders');
   const { t: tt } = useTranslation('teeth');
+  const queryClient = useQueryClient();
+  const stage = useMutation({
+    mutationFn: ({ numbers, to }: { numbers: number[]; to: ToothStage }) => setToothStage(orderCode, numbers, to),
+    onSettled: () => invalidateWork(queryClient),
+  });
   if (teeth.length === 0)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
   const ordered = sortTeeth(teeth.map((i) => i.number)).map((n) => teeth.find((i) => i.number === n)!);
@@ -36,6 +57,36 @@ export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; sys
           </Tag>
         ) : (
           tt('state.single')
+        );
+      },
+    },
+    {
+      title: tt('stage.title'),
+      key: 'stage',
+      render: (_, r) => {
+        // A bridge is made as one piece: its units move together.
+        const numbers =
+          unitOf(r) && r.bridgeGroup !== undefined
+            ? teeth.filter((i) => i.bridgeGroup === r.bridgeGroup).map((i) => i.number)
+            : [r.number];
+        return stageEditable ? (
+          <Select<ToothStage>
+            size="small"
+            style={{ minWidth: 130 }}
+            aria-label={tt('stage.of', { label: toothLabel(r.number, system) })}
+            data-testid={`order-tooth-stage-${r.number}`}
+            placeholder={tt('stage.none')}
+            value={r.stage}
+            disabled={stage.isPending}
+            onChange={(to) => stage.mutate({ numbers, to })}
+            options={TOOTH_STAGES.map((s) => ({ value: s, label: tt(`stage.${s}`) }))}
+          />
+        ) : r.stage ? (
+          <Tag color={STAGE_COLOURS[r.stage]} data-testid={`order-tooth-stage-${r.number}`}>
+            {tt(`stage.${r.stage}`)}
+          </Tag>
+        ) : (
+          '—'
         );
       },
     },
@@ -64,7 +115,7 @@ export function OrderTeeth({ teeth, system }: { teeth: readonly ToothItem[]; sys
       <Col xs={24} xxl={9}>
         <div style={{ maxWidth: 360, margin: '0 auto' }}>
           <ToothChart items={ordered} system={system} />
-          <ToothChartLegend />
+          <ToothChartLegend stages={[...new Set(ordered.flatMap((i) => (i.stage ? [i.stage] : [])))]} />
         </div>
       </Col>
       <Col xs={24} xxl={15}>

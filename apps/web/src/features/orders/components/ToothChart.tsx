@@ -1,7 +1,7 @@
 import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { toothLabel, type ToothNumberingSystem } from '@portal/contracts';
+import { toothLabel, type ToothNumberingSystem, type ToothStage } from '@portal/contracts';
 import type { ToothItem } from '../api/types';
 import { bridgesOf, LOWER_TEETH, toothKind, UPPER_TEETH } from '../lib/teeth';
 
@@ -48,6 +48,14 @@ interface Placed {
   labelX: number;
   labelY: number;
 }
+
+/** The laboratory's stage of a tooth: a dot beside its number on the chart, the same colour as its tag in the table. */
+export const STAGE_COLOURS: Record<ToothStage, string> = {
+  design: '#722ed1',
+  milling: '#d46b08',
+  finishing: '#08979c',
+  done: '#389e0d',
+};
 
 /**
  * The crowns of one arch placed on a half ellipse (patient's right on the viewer's left), spaced by arc length
@@ -240,7 +248,11 @@ export function ToothChart({
     const label = toothLabel(p.fdi, system);
     const { outline, fissures } = crownPath(p.fdi, p.w, p.d);
     const flip = isUpper(p.fdi) ? '' : ' scale(1 -1)';
-    const describe = [state === 'none' ? null : t(`state.${state}`), item?.implant ? t('state.implant') : null]
+    const describe = [
+      state === 'none' ? null : t(`state.${state}`),
+      item?.implant ? t('state.implant') : null,
+      item?.stage ? t(`stage.${item.stage}`) : null,
+    ]
       .filter(Boolean)
       .join(', ');
     const common = {
@@ -248,6 +260,7 @@ export function ToothChart({
       'data-selected': state === 'none' ? 'false' : 'true',
       'data-state': state,
       'data-implant': item?.implant ? 'true' : 'false',
+      ...(item?.stage ? { 'data-stage': item.stage } : {}),
       className: 'tooth-chart-tooth',
     };
     const drawing = (
@@ -271,6 +284,16 @@ export function ToothChart({
           ) : null}
         </g>
         {item?.implant ? <Screw x={p.x} y={p.y} colour={token.colorWarningText} bg={token.colorWarningBg} /> : null}
+        {item?.stage ? (
+          <circle
+            cx={p.labelX + (p.labelX < CX ? -9 : 9)}
+            cy={p.labelY}
+            r={3.5}
+            fill={STAGE_COLOURS[item.stage]}
+            stroke={token.colorBgContainer}
+            strokeWidth={1}
+          />
+        ) : null}
         <text
           x={p.labelX}
           y={p.labelY}
@@ -379,7 +402,7 @@ function Screw({ x, y, colour, bg }: { x: number; y: number; colour: string; bg:
 }
 
 /** What the chart's marks mean. */
-export function ToothChartLegend() {
+export function ToothChartLegend({ stages = [] }: { stages?: readonly ToothStage[] }) {
   const { t } = useTranslation('teeth');
   const { token } = theme.useToken();
   const swatch = (fill: string, stroke: string, dash?: string) => (
@@ -429,6 +452,14 @@ export function ToothChartLegend() {
         <li key={e.key}>
           {e.mark}
           {t(`legend.${e.key}`)}
+        </li>
+      ))}
+      {stages.map((s) => (
+        <li key={s} data-testid={`tooth-chart-legend-${s}`}>
+          <svg width={14} height={14} aria-hidden style={{ verticalAlign: 'middle', marginInlineEnd: 4 }}>
+            <circle cx={7} cy={7} r={4} fill={STAGE_COLOURS[s]} />
+          </svg>
+          {t(`stage.${s}`)}
         </li>
       ))}
     </ul>

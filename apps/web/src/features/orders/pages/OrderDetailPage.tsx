@@ -224,7 +224,13 @@ function OrderView({
         <Col xs={24} xl={15}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             <Card title={t('teeth.title')}>
-              <OrderTeeth teeth={o.teeth} system={system} />
+              <OrderTeeth
+                teeth={o.teeth}
+                system={system}
+                orderCode={o.orderCode}
+                // The laboratory marks each tooth's progress while the order is in production.
+                stageEditable={side === 'lab' && o.status === 'accepted' && can(ORDER_ACTION_PERMISSION.ready)}
+              />
             </Card>
             <Card title={t('files.title', { count: o.files.length })}>
               <OrderFiles files={o.files} />
