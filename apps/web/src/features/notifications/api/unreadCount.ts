@@ -8,10 +8,10 @@ export type UnreadSummary = z.infer<typeof UnreadSummarySchema>;
 
 /**
  * How often the header asks for unread notifications (only while the tab is visible). A new one makes every open order
- * and case screen fetch again, so what a partner does shows within this time (there is no push channel yet); the
- * call reads a partial index of unread rows, a fraction of a millisecond of the database.
+ * and case screen fetch again, so what a partner does shows within 2 s: the poll, then the screen's own fetch (there
+ * is no push channel yet). The call reads a partial index of unread rows, a fraction of a millisecond of the database.
  */
-export const UNREAD_POLL_MS = 2_000;
+export const UNREAD_POLL_MS = 1_500;
 
 /** Silent: a failed poll must not toast at every poll; the next one simply tries again. */
 export const unreadCount = () => http.post<UnreadSummary>('msg/unreadCount', {}, { silent: true });

@@ -89,10 +89,10 @@ const poll = async () => {
 };
 
 describe('notification bell', () => {
-  it('polls every 2 s while visible and on focus', () => {
+  it('polls every 1.5 s while visible and on focus', () => {
     const q = unreadCountQuery();
-    expect(UNREAD_POLL_MS).toBe(2_000);
-    expect(q.refetchInterval).toBe(2_000);
+    expect(UNREAD_POLL_MS).toBe(1_500);
+    expect(q.refetchInterval).toBe(1_500);
     expect(q.refetchIntervalInBackground).toBe(false);
     expect(q.refetchOnWindowFocus).toBeTruthy();
     expect(POPUP_SECONDS).toBe(3);
