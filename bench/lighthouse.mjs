@@ -4,25 +4,14 @@
 // which shows what this machine's load does to the performance score.
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { apiClient, login, startPortal, waitDemoQuiet } from './portal-lib.mjs';
+import { apiClient, CHROMIUM_ARGS, CHROMIUM_PATH, login, startPortal, waitDemoQuiet } from './portal-lib.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const GOAL = 90;
 
 export async function lighthouseBench({ start, waitFor, stop, freePort }) {
   const portal = await startPortal({ start, waitFor, freePort });
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const token = await login(portal.base);
     const api = apiClient(portal.base, token);

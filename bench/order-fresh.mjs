@@ -4,7 +4,16 @@
 // run: reloading the page until it shows the status. Goal ≤ 2 s (no push channel: the header's poll finds the
 // notification the action made and the page fetches again).
 import { rmSync } from 'node:fs';
-import { apiClient, login, percentile, sleep, startPortal, waitDemoQuiet } from './portal-lib.mjs';
+import {
+  apiClient,
+  launchChromium,
+  login,
+  percentile,
+  signInPage,
+  sleep,
+  startPortal,
+  waitDemoQuiet,
+} from './portal-lib.mjs';
 
 const ORDERS = 4;
 const STEPS = [
@@ -13,15 +22,6 @@ const STEPS = [
   ['ship', 'shipped', { trackingNumber: 'BENCH-1' }],
 ];
 const GOAL_MS = 2000;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const stats = (ms) => {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -43,18 +43,10 @@ export async function orderFreshBench({ start, waitFor, stop, freePort }) {
       (p) => p.organization.code === labCode,
     ).partnerCode;
 
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${portal.origin}/login`);
-    await page.fill('[data-testid=login-account]', 'clinic');
-    await page.fill('[data-testid=login-password]', 'Dental#2026');
-    await page.click('[data-testid=login-submit]');
-    await page.waitForSelector('[data-testid=layout-sidebar]');
+    await signInPage(page, portal.origin);
 
     const live = [];
     const reload = [];

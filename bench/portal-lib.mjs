@@ -38,6 +38,33 @@ export async function startPortal({ start, waitFor, freePort }, extraEnv = {}) {
   return { child, port, origin, base: `${origin}/api/v2`, dataDir };
 }
 
+/** Debian's Chromium, headless, with the flags this machine's browser tests use (never a downloaded browser). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Playwright's Chromium on CHROMIUM_PATH. */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Signs a browser page in as a demo account through the login form, and waits for the portal's menu. */
+export async function signInPage(page, origin, account = 'clinic', password = 'Dental#2026') {
+  await page.goto(`${origin}/login`);
+  await page.fill('[data-testid=login-account]', account);
+  await page.fill('[data-testid=login-password]', password);
+  await page.click('[data-testid=login-submit]');
+  await page.waitForSelector('[data-testid=layout-sidebar]');
+}
+
 /** A new, empty PostgreSQL database for one benchmark (dropped first if a run left it), and how to drop it after. */
 export async function freshDatabase(adminUrl, name) {
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -18,7 +18,7 @@ import { meshCompactBench } from './mesh-compact.mjs';
 import { reportPdfBench } from './report-pdf.mjs';
 import { uploadBench } from './upload.mjs';
 import { viewerBench } from './viewer.mjs';
-import { freshDatabase, startPortal } from './portal-lib.mjs';
+import { freshDatabase, launchChromium, startPortal } from './portal-lib.mjs';
 import { lighthouseBench } from './lighthouse.mjs';
 import { sharePhoneBench } from './share-phone.mjs';
 import { orderFreshBench } from './order-fresh.mjs';
@@ -82,19 +82,7 @@ async function bare() {
 
 // 1. The login page's first load: every JS and CSS file Chromium fetches to show /login, gzip.
 async function loginBundle(baseUrl) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage();
   const assets = [];
   page.on('response', async (res) => {

@@ -3,22 +3,13 @@
 // its share link (no sign-in) and, as the baseline in the same run, through the signed-in case detail page (the
 // session already made, the scans opened as soon as their button shows). The median of 3 runs each.
 import { rmSync } from 'node:fs';
-import { apiClient, login, sleep, startPortal, waitDemoQuiet } from './portal-lib.mjs';
+import { apiClient, launchChromium, login, signInPage, sleep, startPortal, waitDemoQuiet } from './portal-lib.mjs';
 
 const RUNS = 3;
 const CPU_SLOWDOWN = 4;
 const NETWORK = { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
 const PHONE = { width: 390, height: 844 };
 const TIMEOUT_MS = 180_000;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 // From the first script on: polls the viewer's canvas and records when it first shows a painted scan.
 const PAINT_PROBE = `(() => {
@@ -81,19 +72,11 @@ export async function sharePhoneBench({ start, waitFor, stop, freePort }) {
     const share = await api('share/create', { resourceType: 'case', resourceCode: demo.caseCode, expiresInDays: 1 });
     const shareUrl = new URL(share.url);
 
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
     // A signed-in browser's stored session, made once at full speed (the baseline measures the page, not the sign-in).
     const signing = await browser.newContext();
     const page = await signing.newPage();
-    await page.goto(`${portal.origin}/login`);
-    await page.fill('[data-testid=login-account]', 'clinic');
-    await page.fill('[data-testid=login-password]', 'Dental#2026');
-    await page.click('[data-testid=login-submit]');
-    await page.waitForSelector('[data-testid=layout-sidebar]');
+    await signInPage(page, portal.origin);
     const storageState = await signing.storageState();
     await signing.close();
 

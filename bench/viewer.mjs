@@ -10,8 +10,10 @@ import {
   apiClient,
   fmtMB,
   generateScans,
+  launchChromium,
   login,
   ROOT,
+  signInPage,
   sleep,
   startPortal,
   tusUpload,
@@ -20,15 +22,6 @@ import {
 
 const TRIANGLES = Number(process.env.BENCH_VIEWER_TRIANGLES ?? 1_000_000);
 const RUN_TIMEOUT = 120_000;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const CONDITIONS = [
   { name: 'loopback', net: null, goal: 2 },
   {
@@ -245,18 +238,10 @@ export async function viewerBench({ start, waitFor, stop, freePort }) {
 
     server = await staticServer(www);
     const baselineOrigin = `http://127.0.0.1:${server.address().port}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
 
     const openApp = async (page) => {
-      await page.goto(`${portal.origin}/login`);
-      await page.fill('[data-testid=login-account]', 'clinic');
-      await page.fill('[data-testid=login-password]', 'Dental#2026');
-      await page.click('[data-testid=login-submit]');
-      await page.waitForSelector('[data-testid=layout-sidebar]');
+      await signInPage(page, portal.origin);
       await page.goto(`${portal.origin}/case-management/detail/${caseCode}`);
       await page.waitForSelector('[data-testid=file-view-models]');
       await sleep(500);
