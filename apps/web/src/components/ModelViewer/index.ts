@@ -6,3 +6,4 @@ import { lazy } from 'react';
 
 export type { ModelViewerModel, ModelViewerProps, ViewerJaw } from './types';
 export const LazyModelViewer = lazy(() => import('./ModelViewer'));
+export { ViewerBoundary } from './ViewerBoundary';

@@ -1,4 +1,4 @@
-import { Component, Suspense, type ReactNode } from 'react';
+import { Suspense } from 'react';
 import { Spin } from 'antd';
 // The folder's entry holds no three.js code: it exports a lazy component, so the viewer and three.js
 // stay in their own chunk, fetched only when a model is opened.
@@ -6,6 +6,7 @@ import {
   LazyModelViewer as SharedModelViewer,
   type ModelViewerModel,
   type ModelViewerProps,
+  ViewerBoundary,
 } from '../../../components/ModelViewer';
 
 export type ViewerModel = ModelViewerModel;
@@ -16,16 +17,6 @@ function Unavailable({ text }: { text: string }) {
       {text}
     </div>
   );
-}
-
-class ViewerBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
 }
 
 /** The shared 3D viewer, lazily loaded; a failure (chunk or rendering) shows 'Unable to load 3D image.'. */

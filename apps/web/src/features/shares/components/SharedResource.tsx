@@ -1,8 +1,8 @@
-import { Component, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Alert, Button, Space, Spin, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LazyModelViewer, type ModelViewerModel } from '../../../components/ModelViewer';
+import { LazyModelViewer, ViewerBoundary, type ModelViewerModel } from '../../../components/ModelViewer';
 import { formatDate } from '../../../lib/dates';
 import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
@@ -12,16 +12,6 @@ import { SharedHeading } from './SharedHeading';
 // Loaded once the share has opened, so the password page carries neither the summary nor the file list.
 const VIEWABLE = new Set(['stl', 'ply', 'obj']);
 type SharedFile = ShareView['files'][number];
-
-class ViewerBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
-}
 
 /** The models together in the 3D viewer, whose code (three.js) is fetched only now. */
 function SharedModels({ files }: { files: SharedFile[] }) {
