@@ -7,7 +7,15 @@ import { invalidateWork } from '../api/keys';
 import { setToothStage } from '../api/toothStage';
 import type { ToothItem } from '../api/types';
 import { sortTeeth } from '../lib/teeth';
-import { STAGE_COLOURS, ToothChart, ToothChartLegend } from './ToothChart';
+import { ToothChart, ToothChartLegend } from './ToothChart';
+
+/** antd's preset colours (they follow the theme), the same hues as the chart's dots. */
+const STAGE_TAGS: Record<ToothStage, string> = {
+  design: 'purple',
+  milling: 'orange',
+  finishing: 'cyan',
+  done: 'green',
+};
 
 const FLAGS = ['implant', 'inlayCore', 'edentulous', 'preOpScan'] as const;
 
@@ -82,7 +90,7 @@ export function OrderTeeth({
             options={TOOTH_STAGES.map((s) => ({ value: s, label: tt(`stage.${s}`) }))}
           />
         ) : r.stage ? (
-          <Tag color={STAGE_COLOURS[r.stage]} data-testid={`order-tooth-stage-${r.number}`}>
+          <Tag color={STAGE_TAGS[r.stage]} data-testid={`order-tooth-stage-${r.number}`}>
             {tt(`stage.${r.stage}`)}
           </Tag>
         ) : (

@@ -49,7 +49,7 @@ interface Placed {
   labelY: number;
 }
 
-/** The laboratory's stage of a tooth: a dot beside its number on the chart, the same colour as its tag in the table. */
+/** The laboratory's stage of a tooth: a dot beside its number on the chart, the hue of its tag in the table. */
 export const STAGE_COLOURS: Record<ToothStage, string> = {
   design: '#722ed1',
   milling: '#d46b08',
