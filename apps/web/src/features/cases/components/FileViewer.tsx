@@ -107,9 +107,13 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
             data-testid="viewer-unit-unknown"
           />
         ) : null}
-        <div style={{ height: '65vh' }}>
-          <LazyModelViewer models={list} t={(key) => tc(key)} height="65vh" failedText={t('file.modelLoadFailed')} />
-        </div>
+        {/* The canvas takes what the dialog leaves below its title and the viewer's toolbar. */}
+        <LazyModelViewer
+          models={list}
+          t={(key) => tc(key)}
+          height="min(65vh, calc(100vh - 240px))"
+          failedText={t('file.modelLoadFailed')}
+        />
       </div>
     );
   }
