@@ -16,7 +16,7 @@ const PUBLIC = ['/login', '/register', '/forget-pass-account', '/system-check'];
 const PHONE = { width: 390, height: 844 };
 const TABLET = { width: 768, height: 1024 };
 
-/** A live share page of a demo case, and the page a link without a code shows (spec §2 public share pages). */
+/** A live share page of a demo case, its password page, and the page a link without a code shows (spec §2). */
 async function sharePages(): Promise<string[]> {
   const token = await apiLogin('clinic');
   const cases = await api('case/list', { pageSize: 50 }, token);
@@ -25,7 +25,13 @@ async function sharePages(): Promise<string[]> {
   )!.caseCode;
   const made = await api('share/create', { resourceType: 'case', resourceCode: caseCode, expiresInDays: 7 }, token);
   const url = new URL(made.data.url as string);
-  return [url.pathname + url.search, '/case-show'];
+  const locked = await api(
+    'share/create',
+    { resourceType: 'case', resourceCode: caseCode, expiresInDays: 1, password: 'open sesame' },
+    token,
+  );
+  const lockedUrl = new URL(locked.data.url as string);
+  return [url.pathname + url.search, lockedUrl.pathname + lockedUrl.search, '/case-show'];
 }
 
 let browser: Browser;

@@ -26,6 +26,7 @@ const PARTS = [
     inputs: [
       'apps/web/package.json',
       'apps/web/index.html',
+      'apps/web/share.html',
       'apps/web/vite.config.ts',
       'apps/web/tsconfig.json',
       'apps/web/public',

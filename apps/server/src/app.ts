@@ -7,7 +7,7 @@ import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_BASE } from '@portal/contracts';
+import { API_BASE, SHARE_PAGES } from '@portal/contracts';
 import { loggerOptions, registerRequestLines } from './platform/logging.js';
 import type { Config } from './config.js';
 import type { Db } from './platform/db.js';
@@ -327,6 +327,9 @@ function registerSecurityHeaders(app: App) {
   });
 }
 
+/** The share pages (spec §2) are their own document: a visitor's first load carries none of the signed-in app. */
+const SHARE_PAGE_PATHS = new Set(Object.values(SHARE_PAGES));
+
 /** The built single-page app; unknown non-API paths get index.html so client routes work on reload. */
 async function serveWebApp(app: App, root: string) {
   await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h' });
@@ -345,7 +348,8 @@ async function serveWebApp(app: App, root: string) {
         .sendFile(path.slice(1));
     }
     if (/\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const document = SHARE_PAGE_PATHS.has(path.replace(/\/+$/, '')) ? 'share.html' : 'index.html';
+    return reply.header('cache-control', 'no-cache').sendFile(document);
   });
 }
 

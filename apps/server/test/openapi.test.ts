@@ -32,6 +32,7 @@ beforeAll(async () => {
   // Served as in production: with the web app, whose pages must stay out of the document.
   webDir = mkdtempSync(join(tmpdir(), 'portal-web-'));
   writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>portal</title>');
+  writeFileSync(join(webDir, 'share.html'), '<!doctype html><title>shared</title>');
   h = await createHarness({}, { webDir });
   doc = (await h.app.inject({ url: '/api/v2/openapi.json' })).json<Document>();
 });
@@ -53,6 +54,11 @@ function codesUnder(op: Operation, status: number): number[] {
 describe('the OpenAPI document', () => {
   it('is served as committed, and leaves the web app out', async () => {
     expect((await h.app.inject({ url: '/' })).body).toContain('<title>portal</title>');
+    // The share pages are their own document; every other page is the app's.
+    for (const url of ['/case-show?code=abc', '/order-show/', '/share/report?code=abc'])
+      expect((await h.app.inject({ url })).body, url).toContain('<title>shared</title>');
+    for (const url of ['/case-management', '/share', '/case-show/other'])
+      expect((await h.app.inject({ url })).body, url).toContain('<title>portal</title>');
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/v2/'))).toEqual([]);
     // Run `npm run openapi` after changing a route.
     const committed = readFileSync(OPENAPI_FILE, 'utf8');

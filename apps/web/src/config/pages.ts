@@ -41,7 +41,6 @@ export interface PublicPageEntry extends PageEntry {
   guestOnly?: boolean;
 }
 const resetPassword = () => import('../features/auth/pages/ResetPasswordPage');
-const sharedPage = () => import('../features/shares/pages/SharedPage');
 export const PUBLIC_PAGES: PublicPageEntry[] = [
   { path: '/login', guestOnly: true, load: () => import('../features/auth/pages/LoginPage') },
   // The registration way page, keeping an emailed partner invitation (?invitation=) for after sign-in.
@@ -58,10 +57,7 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
   { path: '/mailbox', load: () => import('../features/mail/pages/DemoMailboxPage') },
   { path: '/contact-email-verify/:verifyCode', load: () => import('../features/account/pages/ContactVerifyPage') },
   { path: '/email-change-verify/:id', load: () => import('../features/account/pages/EmailChangeVerifyPage') },
-  // Share links (spec §2): anyone holding the link, signed in or not, always in the light theme.
-  { path: '/case-show', lightTheme: true, load: sharedPage },
-  { path: '/order-show', lightTheme: true, load: sharedPage },
-  { path: '/share/report', lightTheme: true, load: sharedPage },
+  // The share links' pages (spec §2) are a document of their own: share.html, features/shares/visit.
   { path: '/whatsnew/:id', load: () => import('../features/whatsnew/pages/WhatsNewPage') },
   { path: '/system-check', load: () => import('../features/systemCheck/pages/SystemCheckPage') },
   // The report as the patient sees it (spec §2: no token needed, light theme, no progress bar).

@@ -26,6 +26,16 @@ const errorFiles = import.meta.glob<Json>('../../../../packages/contracts/locale
 
 export const NAMESPACES = ['common', 'auth', 'register', 'layout', 'ownSpace', 'review', 'mail', 'errors'] as const;
 
+/** What a document loads at start: the app's start-up namespaces and antd's texts, or less (the share pages). */
+let startup: { namespaces: readonly string[]; componentLocales: boolean } = {
+  namespaces: NAMESPACES,
+  componentLocales: true,
+};
+/** Call before the first setLanguage: a document without antd at start-up loads neither antd's texts nor the app's. */
+export function configureStartup(options: { namespaces: readonly string[]; componentLocales: boolean }) {
+  startup = options;
+}
+
 const backend: BackendModule = {
   type: 'backend',
   init() {},
@@ -98,6 +108,16 @@ export function currentLanguage(): Language {
   return localeStore.get().lang;
 }
 
+/** The first of the browser's languages the portal speaks (a share's visitor has never chosen one here). */
+export function browserLanguage(): Language | null {
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    // normalizeLanguage answers English for what it does not know: only a real English tag counts as English.
+    const lang = normalizeLanguage(tag);
+    if (lang !== 'en' || /^en\b/i.test(tag)) return lang;
+  }
+  return null;
+}
+
 export function storedLanguage(): Language | null {
   const v = storage.get('lang');
   return v && (LANGUAGES as readonly string[]).includes(v) ? (v as Language) : null;
@@ -114,7 +134,7 @@ function init(lang: Language) {
       fallbackLng: 'en',
       supportedLngs: [...LANGUAGES],
       load: 'currentOnly',
-      ns: [...NAMESPACES],
+      ns: [...startup.namespaces],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
@@ -128,7 +148,7 @@ function init(lang: Language) {
 /** Switches every translated layer: UI strings, error messages, antd components and dayjs. */
 export async function setLanguage(value: string, persist = true): Promise<Language> {
   const lang = normalizeLanguage(value);
-  const antdLoader = antdLocales[lang];
+  const antdLoader = startup.componentLocales ? antdLocales[lang] : undefined;
   const dayjsEntry = dayjsLocales[lang];
   const switching = initialized !== null;
   const [antd] = await Promise.all([

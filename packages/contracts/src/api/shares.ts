@@ -12,6 +12,12 @@ import { zBool, zEmail, zIntIn, zIntOf, zRequiredText } from './fields.js';
  */
 export const SHARE_RESOURCE_TYPES = ['case', 'order', 'report'] as const;
 export type ShareResourceType = (typeof SHARE_RESOURCE_TYPES)[number];
+/** The public page of each kind of share (spec §2); the server answers them with the share page's own document. */
+export const SHARE_PAGES: Record<ShareResourceType, string> = {
+  case: '/case-show',
+  order: '/order-show',
+  report: '/share/report',
+};
 /** How long a link lasts, in days; null never expires. */
 export const SHARE_EXPIRY_DAYS = [1, 7, 30] as const;
 export const SHARE_STATUSES = ['active', 'expired', 'revoked'] as const;

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  SHARE_PAGES,
   SHARE_PASSWORD,
   type CreateShareBody,
   type Language,
@@ -27,12 +28,6 @@ import { sharesRepository, type PublicShareRow, type ShareListRow, type ShareRow
 import { addressHash, coarseUserAgent } from './visitor.js';
 
 const DAY_MS = 86_400_000;
-/** The public page of each kind of share (spec §2). */
-const SHARE_PAGES: Record<ShareResourceType, string> = {
-  case: '/case-show',
-  order: '/order-show',
-  report: '/share/report',
-};
 export type ShareFilePurpose = 'download' | 'viewer';
 /** What a signed link of a share opens: a file's original or viewer version, a report's picture or its PDF. */
 type LinkPurpose = ShareFilePurpose | 'image' | 'pdf';

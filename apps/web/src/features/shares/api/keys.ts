@@ -6,5 +6,4 @@ export const shareKeys = {
   lists: ['shares', 'list'] as const,
   list: (type: ShareableType, code: string) => ['shares', 'list', type, code] as const,
   log: (shareCode: string, page: number) => ['shares', 'log', shareCode, page] as const,
-  visit: (code: string) => ['shares', 'visit', code] as const,
 };

@@ -1,7 +1,9 @@
-import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-/** "Expires in N days" / "Does not expire" (spec §9: the remaining days are shown to sharer and visitor). */
+/**
+ * "Days left: N" / "Does not expire" (spec §9: the remaining days are shown to sharer and visitor). Plain text in the
+ * page's muted colour: the visitor's page loads no antd.
+ */
 export function RemainingDays({
   share,
 }: {
@@ -10,8 +12,8 @@ export function RemainingDays({
   const { t } = useTranslation('shares');
   if (share.status && share.status !== 'active') return null;
   return (
-    <Typography.Text type="secondary" data-testid="share-remaining">
+    <span className="muted" data-testid="share-remaining">
       {share.expiresAt === null ? t('remaining.never') : t('remaining.days', { count: share.remainingDays ?? 0 })}
-    </Typography.Text>
+    </span>
   );
 }

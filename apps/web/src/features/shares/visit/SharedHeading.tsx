@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { RemainingDays } from '../components/RemainingDays';
 import type { ShareView } from '../api/shares';
-import { RemainingDays } from './RemainingDays';
 
 const PAGE_TITLES = { case: 'visit.titleCase', order: 'visit.titleOrder', report: 'visit.titleReport' } as const;
 
@@ -10,15 +9,13 @@ const PAGE_TITLES = { case: 'visit.titleCase', order: 'visit.titleOrder', report
 export function SharedHeading({ view, extra }: { view: ShareView; extra?: ReactNode }) {
   const { t } = useTranslation('shares');
   return (
-    <div>
-      <Typography.Title level={2} style={{ marginBottom: 4 }}>
-        {t(PAGE_TITLES[view.resourceType])}
-      </Typography.Title>
-      <Space wrap>
-        <Typography.Text>{t('visit.sharedBy', { organization: view.organizationName })}</Typography.Text>
+    <header className="share-heading">
+      <h1>{t(PAGE_TITLES[view.resourceType])}</h1>
+      <div className="share-heading-line">
+        <span>{t('visit.sharedBy', { organization: view.organizationName })}</span>
         <RemainingDays share={view} />
         {extra}
-      </Space>
-    </div>
+      </div>
+    </header>
   );
 }

@@ -1,10 +1,9 @@
-import { Button, Space } from 'antd';
-import { FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { serverLink } from '../../../lib/download';
 import { ReportDocument } from '../../reports';
 import type { ShareView } from '../api/shares';
 import { SharedHeading } from './SharedHeading';
+import { Icon } from './icons';
 
 // Loaded once the share has opened, so the password page does not carry the report's layout.
 /** A shared report: the latest published version as the patient sees it, and its PDF. */
@@ -12,18 +11,18 @@ export default function SharedReport({ view, report }: { view: ShareView; report
   const { t } = useTranslation('shares');
   const images = new Map(report.images.map((i) => [`${i.source}:${i.code}`, i.url]));
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
+    <div className="share-content" data-testid="share-content">
       <SharedHeading
         view={view}
         extra={
-          <Button
-            type="primary"
-            icon={<FilePdfOutlined aria-hidden />}
+          <a
+            className="share-button share-button-primary"
             href={serverLink(report.pdfUrl)}
             data-testid="share-report-pdf"
           >
+            <Icon name="download" />
             {t('visit.downloadPdf')}
-          </Button>
+          </a>
         }
       />
       <ReportDocument
@@ -37,6 +36,6 @@ export default function SharedReport({ view, report }: { view: ShareView; report
           />
         )}
       />
-    </Space>
+    </div>
   );
 }

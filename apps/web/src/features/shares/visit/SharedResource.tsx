@@ -1,13 +1,13 @@
 import { Suspense, type ReactNode } from 'react';
-import { Alert, Button, Space, Spin, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LazyModelViewer, ViewerBoundary, type ModelViewerModel } from '../../../components/ModelViewer';
 import { formatDate } from '../../../lib/dates';
 import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
 import type { ShareView } from '../api/shares';
+import { Icon } from './icons';
 import { SharedHeading } from './SharedHeading';
+import { Waiting } from './Waiting';
 
 // Loaded once the share has opened, so the password page carries neither the summary nor the file list.
 const VIEWABLE = new Set(['stl', 'ply', 'obj']);
@@ -28,11 +28,16 @@ function SharedModels({ files }: { files: SharedFile[] }) {
       format: f.format as ModelViewerModel['format'],
     }));
   if (models.length === 0) return null;
-  const failed = <Alert type="warning" showIcon title={t('visit.viewerFailed')} data-testid="model-viewer-error" />;
+  const failed = (
+    <p className="share-alert" role="alert" data-testid="model-viewer-error">
+      <Icon name="warning" />
+      {t('visit.viewerFailed')}
+    </p>
+  );
   return (
     <div data-testid="share-viewer">
       <ViewerBoundary fallback={failed}>
-        <Suspense fallback={<Spin />}>
+        <Suspense fallback={<Waiting testId="share-viewer-loading" />}>
           <LazyModelViewer models={models} t={(key) => tc(key)} height="min(60vh, 520px)" />
         </Suspense>
       </ViewerBoundary>
@@ -40,7 +45,6 @@ function SharedModels({ files }: { files: SharedFile[] }) {
   );
 }
 
-/** One line of the summary (a plain list: antd's Descriptions would weigh on the visitor's first load). */
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="share-summary-row">
@@ -50,10 +54,19 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** A case's labels come from the cases texts; an order's status also from the orders texts. */
+const namespacesOf = (view: ShareView) => (view.order ? ['shares', 'cases', 'orders'] : ['shares', 'cases']);
+
 function Summary({ view }: { view: ShareView }) {
-  const { t } = useTranslation(['shares', 'cases', 'orders']);
+  const { t } = useTranslation(namespacesOf(view));
   const treatments = (list: readonly string[]) =>
-    list.length ? list.map((x) => <Tag key={x}>{t(`cases:treatment.${x}`, { defaultValue: x })}</Tag>) : '—';
+    list.length
+      ? list.map((x) => (
+          <span className="share-tag" key={x}>
+            {t(`cases:treatment.${x}`, { defaultValue: x })}
+          </span>
+        ))
+      : '—';
   if (view.case) {
     const c = view.case;
     return (
@@ -85,39 +98,38 @@ function Summary({ view }: { view: ShareView }) {
 
 /** A shared case or order: its summary, its models in the 3D viewer and its files. */
 export default function SharedResource({ view }: { view: ShareView }) {
-  const { t, ready } = useTranslation(['shares', 'cases', 'orders']);
+  const { t, ready } = useTranslation(namespacesOf(view));
   // The case and order labels come with this part of the page: nothing shows as a raw key while they arrive.
-  if (!ready) return <Spin />;
+  if (!ready) return <Waiting testId="share-loading" />;
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="share-content">
+    <div className="share-content" data-testid="share-content">
       <SharedHeading view={view} />
       <Summary view={view} />
       <SharedModels files={view.files} />
       <section>
-        <Typography.Title level={3}>{t('visit.files', { count: view.files.length })}</Typography.Title>
-        {/* Plain markup: antd's List would bring its pagination and grid into the visitor's first load. */}
+        <h2>{t('visit.files', { count: view.files.length })}</h2>
         {view.files.length === 0 ? (
-          <Typography.Paragraph type="secondary">{t('visit.noFiles')}</Typography.Paragraph>
+          <p className="muted">{t('visit.noFiles')}</p>
         ) : (
           <ul className="share-files" data-testid="share-files">
             {view.files.map((f) => (
               <li key={f.fileCode}>
-                <span style={{ overflowWrap: 'anywhere' }}>
-                  {f.name} <Typography.Text type="secondary">({sizeText(f.size)})</Typography.Text>
+                <span className="share-file-name">
+                  {f.name} <span className="muted">({sizeText(f.size)})</span>
                 </span>
-                <Button
-                  size="small"
-                  icon={<DownloadOutlined aria-hidden />}
+                <a
+                  className="share-button share-button-small"
                   href={`${serverLink(f.url)}&download=1`}
                   aria-label={t('visit.downloadFile', { name: f.name })}
                 >
+                  <Icon name="download" />
                   {t('visit.download')}
-                </Button>
+                </a>
               </li>
             ))}
           </ul>
         )}
       </section>
-    </Space>
+    </div>
   );
 }
