@@ -70,6 +70,21 @@ export default tseslint.config(
   },
   { files: WEB, ...jsxA11y.flatConfigs.recommended },
   {
+    // An antd icon names itself ("upload") to screen readers: beside a label it reads "upload Upload". Icons are
+    // decoration (aria-hidden); an icon-only control carries its own aria-label, which axe checks.
+    files: WEB,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
+          message: 'Mark the icon aria-hidden (or give it an aria-label when it alone names something).',
+        },
+      ],
+    },
+  },
+  {
     files: WEB,
     // AntD's inputs take autoFocus to focus the first field of a dialog the user just opened, as dialogs should.
     rules: {

@@ -31,7 +31,8 @@ export function PasswordStrength({ password }: { password: string | undefined })
             data-ok={check[rule] && value ? 'true' : 'false'}
             className={check[rule] && value ? 'ok' : ''}
           >
-            {check[rule] && value ? <CheckCircleFilled /> : <CloseCircleFilled />} {t(`password.rules.${rule}`)}
+            {check[rule] && value ? <CheckCircleFilled aria-hidden /> : <CloseCircleFilled aria-hidden />}{' '}
+            {t(`password.rules.${rule}`)}
           </li>
         ))}
       </ul>

@@ -105,7 +105,7 @@ export default function MainLayout() {
   const userItems: MenuProps['items'] = [
     {
       key: 'own',
-      icon: <UserOutlined />,
+      icon: <UserOutlined aria-hidden />,
       label: (
         <Link to={OWN_SPACE_MENU.path ?? '/own-space'} data-testid="user-menu-own-space">
           {t('menu.ownSpace')}
@@ -115,7 +115,7 @@ export default function MainLayout() {
     { type: 'divider' },
     {
       key: 'logout',
-      icon: <LogoutOutlined />,
+      icon: <LogoutOutlined aria-hidden />,
       label: <span data-testid="logout">{t('logout')}</span>,
       onClick: () => void logout(),
     },
@@ -154,7 +154,15 @@ export default function MainLayout() {
             type="text"
             aria-label={t('toggleMenu')}
             data-testid="menu-toggle"
-            icon={drawerMode ? <MenuOutlined /> : collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            icon={
+              drawerMode ? (
+                <MenuOutlined aria-hidden />
+              ) : collapsed ? (
+                <MenuUnfoldOutlined aria-hidden />
+              ) : (
+                <MenuFoldOutlined aria-hidden />
+              )
+            }
             onClick={() => (drawerMode ? setDrawerOpen(true) : setCollapsed(!collapsed))}
           />
           <div className="header-spacer" />

@@ -168,7 +168,11 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
             if (files.length) start(files);
           }}
         />
-        <Button icon={<UploadOutlined />} data-testid="case-upload-button" onClick={() => inputRef.current?.click()}>
+        <Button
+          icon={<UploadOutlined aria-hidden />}
+          data-testid="case-upload-button"
+          onClick={() => inputRef.current?.click()}
+        >
           {t('upload.choose')}
         </Button>
         <div style={{ marginTop: 8 }}>
@@ -190,7 +194,7 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
               <Button
                 size="small"
                 type="text"
-                icon={<CloseOutlined />}
+                icon={<CloseOutlined aria-hidden />}
                 aria-label={t('upload.cancel')}
                 onClick={() => {
                   const u = i.upload!;

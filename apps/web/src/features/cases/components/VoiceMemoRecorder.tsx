@@ -55,11 +55,16 @@ export function VoiceMemoRecorder({ onRecorded }: { onRecorded: (file: File) => 
   return (
     <Space wrap style={{ marginTop: 12 }}>
       {recording ? (
-        <Button danger icon={<AudioOutlined />} data-testid="voice-stop" onClick={() => recorder.current?.stop()}>
+        <Button
+          danger
+          icon={<AudioOutlined aria-hidden />}
+          data-testid="voice-stop"
+          onClick={() => recorder.current?.stop()}
+        >
           {t('voice.stop', { seconds })}
         </Button>
       ) : (
-        <Button icon={<AudioOutlined />} data-testid="voice-record" onClick={() => void start()}>
+        <Button icon={<AudioOutlined aria-hidden />} data-testid="voice-record" onClick={() => void start()}>
           {t('voice.record')}
         </Button>
       )}

@@ -112,7 +112,7 @@ export default function CaseDetailPage() {
         title={
           <Space>
             <Link to={CASE_LIST_PATH} aria-label={t('backToList')}>
-              <ArrowLeftOutlined />
+              <ArrowLeftOutlined aria-hidden />
             </Link>
             <span data-testid="case-detail-name">{c.name}</span>
             <CaseStatusTag status={c.status} />
@@ -121,12 +121,12 @@ export default function CaseDetailPage() {
         extra={
           <Space wrap>
             <SendToLabButton caseCodes={[c.caseCode]} treatments={c.treatments} cases={[c]} />
-            <Button icon={<ExportOutlined />} data-testid="case-export" onClick={() => setExporting(true)}>
+            <Button icon={<ExportOutlined aria-hidden />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>
             <Button
               type="primary"
-              icon={<EditOutlined />}
+              icon={<EditOutlined aria-hidden />}
               data-testid="case-edit"
               onClick={() => {
                 setEditCopy(c);
@@ -187,7 +187,7 @@ export default function CaseDetailPage() {
                 {viewableModels.length > 1 ? (
                   <Button
                     size="small"
-                    icon={<EyeOutlined />}
+                    icon={<EyeOutlined aria-hidden />}
                     data-testid="file-view-models"
                     onClick={() => setViewing(viewableModels)}
                   >
@@ -210,7 +210,7 @@ export default function CaseDetailPage() {
                         <Button
                           key="view"
                           size="small"
-                          icon={<EyeOutlined />}
+                          icon={<EyeOutlined aria-hidden />}
                           disabled={!isViewable(f)}
                           data-testid={`file-open-${f.fileCode}`}
                           onClick={() => setViewing([f])}
@@ -220,7 +220,7 @@ export default function CaseDetailPage() {
                         <Button
                           key="download"
                           size="small"
-                          icon={<DownloadOutlined />}
+                          icon={<DownloadOutlined aria-hidden />}
                           disabled={f.uploadTag === 'uploading' || f.uploadTag === 'uploadFail'}
                           data-testid={`file-download-${f.fileCode}`}
                           onClick={() => void download(f, t('file.invalidLink'))}
@@ -238,7 +238,7 @@ export default function CaseDetailPage() {
                           <Button
                             size="small"
                             danger
-                            icon={<DeleteOutlined />}
+                            icon={<DeleteOutlined aria-hidden />}
                             data-testid={`file-delete-${f.fileCode}`}
                             aria-label={t('delete')}
                           />

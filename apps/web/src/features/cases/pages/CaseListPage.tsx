@@ -142,7 +142,12 @@ export default function CaseListPage() {
     <Card
       title={t('title')}
       extra={
-        <Button type="primary" icon={<PlusOutlined />} data-testid="case-new" onClick={() => setFormOpen(true)}>
+        <Button
+          type="primary"
+          icon={<PlusOutlined aria-hidden />}
+          data-testid="case-new"
+          onClick={() => setFormOpen(true)}
+        >
           {t('new')}
         </Button>
       }
@@ -189,7 +194,7 @@ export default function CaseListPage() {
           data-testid="case-search"
           aria-label={t('filter.search')}
           allowClear
-          prefix={<SearchOutlined />}
+          prefix={<SearchOutlined aria-hidden />}
           placeholder={t('filter.search')}
           style={{ width: 260 }}
           value={keyword}
@@ -199,7 +204,7 @@ export default function CaseListPage() {
       </Space>
       <Space style={{ marginBottom: 16 }}>
         <Button
-          icon={<ExportOutlined />}
+          icon={<ExportOutlined aria-hidden />}
           data-testid="case-batch-export"
           disabled={selected.length === 0}
           onClick={() => setExportOpen(true)}
@@ -208,7 +213,7 @@ export default function CaseListPage() {
         </Button>
         <Button
           danger
-          icon={<DeleteOutlined />}
+          icon={<DeleteOutlined aria-hidden />}
           data-testid="case-batch-delete"
           disabled={selected.length === 0}
           loading={remove.isPending}

@@ -89,7 +89,12 @@ export default function DentistPanel() {
       title={t('title')}
       data-testid="dentist-panel"
       extra={
-        <Button type="primary" icon={<PlusOutlined />} data-testid="dentist-add" onClick={() => setEditing('new')}>
+        <Button
+          type="primary"
+          icon={<PlusOutlined aria-hidden />}
+          data-testid="dentist-add"
+          onClick={() => setEditing('new')}
+        >
           {t('add')}
         </Button>
       }

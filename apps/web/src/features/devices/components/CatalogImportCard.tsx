@@ -55,7 +55,7 @@ export function CatalogImportCard({ onImported }: { onImported: () => void }) {
         />
         <Space wrap>
           <Button
-            icon={<UploadOutlined />}
+            icon={<UploadOutlined aria-hidden />}
             loading={upload.isPending}
             data-testid="catalog-choose"
             onClick={() => inputRef.current?.click()}

@@ -73,7 +73,12 @@ export function CertifiedLabsCard({ canEdit }: { canEdit: boolean }) {
       data-testid="certified-labs"
       extra={
         canEdit && !editing ? (
-          <Button icon={<EditOutlined />} onClick={startEdit} disabled={!list.data} data-testid="certified-labs-edit">
+          <Button
+            icon={<EditOutlined aria-hidden />}
+            onClick={startEdit}
+            disabled={!list.data}
+            data-testid="certified-labs-edit"
+          >
             {t('certified.edit')}
           </Button>
         ) : null

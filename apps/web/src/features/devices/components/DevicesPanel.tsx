@@ -99,7 +99,7 @@ export default function DevicesPanel() {
             <Button
               size="small"
               type="text"
-              icon={<EditOutlined />}
+              icon={<EditOutlined aria-hidden />}
               aria-label={t('rename')}
               data-testid={`device-rename-${d.serialNumber}`}
               onClick={() => {
@@ -146,7 +146,7 @@ export default function DevicesPanel() {
             <Button
               size="small"
               type="link"
-              icon={<SafetyCertificateOutlined />}
+              icon={<SafetyCertificateOutlined aria-hidden />}
               data-testid={`device-designated-${d.serialNumber}`}
               onClick={() => setDesignating(d)}
             >

@@ -53,7 +53,7 @@ export function NotificationBell() {
       <span style={{ position: 'relative', display: 'inline-flex' }}>
         <Button
           type="text"
-          icon={<BellOutlined />}
+          icon={<BellOutlined aria-hidden />}
           aria-label={t('bellLabel', { n: total })}
           title={t('title')}
           data-testid="notification-bell"

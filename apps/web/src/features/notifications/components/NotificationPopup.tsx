@@ -27,7 +27,7 @@ export default function NotificationPopup({ msg }: { msg: SysMsg }) {
       key,
       title: msg.title,
       description: msg.content,
-      icon: <BellOutlined style={{ color: 'var(--ant-color-primary, #1677ff)' }} />,
+      icon: <BellOutlined aria-hidden style={{ color: 'var(--ant-color-primary, #1677ff)' }} />,
       duration: POPUP_SECONDS,
       // Exactly the configured time, hovered or not.
       pauseOnHover: false,

@@ -9,8 +9,8 @@ export default function RegisterWayPage() {
   const { t } = useTranslation('register');
   const navigate = useNavigate();
   const ways = [
-    { type: 'clinic', icon: <MedicineBoxOutlined />, title: t('way.clinic'), text: t('way.clinicText') },
-    { type: 'lab', icon: <ExperimentOutlined />, title: t('way.lab'), text: t('way.labText') },
+    { type: 'clinic', icon: <MedicineBoxOutlined aria-hidden />, title: t('way.clinic'), text: t('way.clinicText') },
+    { type: 'lab', icon: <ExperimentOutlined aria-hidden />, title: t('way.lab'), text: t('way.labText') },
   ];
   return (
     <PublicPage title={t('way.title')} width={560}>
