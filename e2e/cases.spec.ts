@@ -127,7 +127,7 @@ describe('cases from scanner to screen', () => {
     await context.close();
   });
 
-  it('the scanner command uploads another case that opens in the portal, under another name of the server too', async () => {
+  it('the scanner command uploads another case that opens in the portal (another name of the server), measured and screenshot into the case', async () => {
     // The server calls itself 127.0.0.1 (PUBLIC_URL); this browser knows it as localhost. Its signed file links
     // must still load.
     const { page, context } = await newPage(browser, baseUrl().replace('127.0.0.1', 'localhost'));
@@ -196,6 +196,23 @@ describe('cases from scanner to screen', () => {
     // Leaving the tool clears the measurement.
     await page.getByTestId('viewer-measure').click();
     expect(await page.getByTestId('viewer-measurement').count()).toBe(0);
+
+    // A screenshot into the case: the frame becomes an image of the case, listed on its page once the viewer closes.
+    await page.getByTestId('viewer-save-screenshot').click();
+    await page.getByText(/^Screenshot saved to the case: scan-.+\.png$/).waitFor({ timeout: 30_000 });
+    const files = (await api('case/detail', { caseCode }, token)).data.files as Array<{
+      fileCode: string;
+      name: string;
+      kind: string;
+      format: string;
+      size: number;
+    }>;
+    const shot = files.find((f) => f.kind === 'image');
+    expect(shot).toMatchObject({ format: 'png' });
+    expect(shot!.name).toMatch(/^scan-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.png$/);
+    expect(shot!.size).toBeGreaterThan(1000);
+    await page.keyboard.press('Escape');
+    await page.getByTestId(`file-item-${shot!.fileCode}`).waitFor();
     await context.close();
   });
 

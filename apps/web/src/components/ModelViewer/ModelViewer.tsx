@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button, Progress, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CameraOutlined, ColumnWidthOutlined, ExpandOutlined, PictureOutlined } from '@ant-design/icons';
+import { CameraOutlined, ColumnWidthOutlined, ExpandOutlined, PictureOutlined, SaveOutlined } from '@ant-design/icons';
 import { ViewerEngine } from './engine';
 import { distance, formatMillimetres, isClick, nextMeasurement } from './measure';
 import { overallProgress, serializeInit } from './fit';
@@ -21,6 +21,10 @@ type LoadState =
   | { status: 'ready'; triangles: number; source: 'compact' | 'original' }
   | { status: 'error'; message: string };
 
+/** "scan-2026-11-24T10-30-00.png": a screenshot's file name, downloaded or saved into the case. */
+const screenshotFileName = (prefix: string) =>
+  `${prefix}-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.png`;
+
 const modelsKey = (models: ModelViewerModel[]) =>
   JSON.stringify(models.map((m) => [m.id, m.compactUrl ?? '', m.originalUrl, m.format, m.jaw ?? '']));
 
@@ -33,6 +37,7 @@ export default function ModelViewer({
   onError,
   screenshotName = 'scan',
   onSnapshot,
+  onSaveScreenshot,
 }: ModelViewerProps) {
   const { t: tCheck, i18n } = useTranslation('systemCheck');
   const hostRef = useRef<HTMLDivElement>(null);
@@ -189,14 +194,25 @@ export default function ModelViewer({
     if (!blob) return;
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     a.href = url;
-    a.download = `${screenshotName}-${stamp}.png`;
+    a.download = screenshotFileName(screenshotName);
     document.body.appendChild(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }, [engine, screenshotName]);
+
+  const [saving, setSaving] = useState(false);
+  const saveScreenshot = useCallback(async () => {
+    if (!engine || !onSaveScreenshot) return;
+    setSaving(true);
+    try {
+      const blob = await engine.screenshot();
+      if (blob) await onSaveScreenshot(new File([blob], screenshotFileName(screenshotName), { type: 'image/png' }));
+    } finally {
+      setSaving(false);
+    }
+  }, [engine, onSaveScreenshot, screenshotName]);
 
   const list = Object.entries(states);
   const loading = list.filter(([, s]) => s.status === 'loading');
@@ -257,7 +273,13 @@ export default function ModelViewer({
           );
         })}
         <span style={{ flex: 1 }} />
-        <Button size="small" icon={<ExpandOutlined />} data-testid="viewer-fit" onClick={fit} disabled={!anyReady}>
+        <Button
+          size="small"
+          icon={<ExpandOutlined aria-hidden />}
+          data-testid="viewer-fit"
+          onClick={fit}
+          disabled={!anyReady}
+        >
           {t('viewer.fit')}
         </Button>
         <Button
@@ -296,13 +318,25 @@ export default function ModelViewer({
         ) : null}
         <Button
           size="small"
-          icon={<CameraOutlined />}
+          icon={<CameraOutlined aria-hidden />}
           data-testid="viewer-screenshot"
           onClick={() => void screenshot()}
           disabled={!anyReady}
         >
           {t('viewer.screenshot')}
         </Button>
+        {onSaveScreenshot ? (
+          <Button
+            size="small"
+            icon={<SaveOutlined aria-hidden />}
+            data-testid="viewer-save-screenshot"
+            loading={saving}
+            onClick={() => void saveScreenshot()}
+            disabled={!anyReady}
+          >
+            {t('viewer.saveToCase')}
+          </Button>
+        ) : null}
       </div>
       <div ref={hostRef} style={{ ...box, cursor: measuring ? 'crosshair' : undefined }}>
         {measuring ? (

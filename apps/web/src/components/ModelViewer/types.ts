@@ -34,6 +34,8 @@ export interface ModelViewerProps {
    * viewer.upper, viewer.lower, viewer.bite, viewer.snapshot.
    */
   onSnapshot?: (png: Blob, view: ViewerJaw) => void | Promise<void>;
+  /** Offers "Save to case" (key viewer.saveToCase): the current frame as a PNG file, for the caller to keep. */
+  onSaveScreenshot?: (png: File) => Promise<void>;
 }
 
 export interface Box3Like {

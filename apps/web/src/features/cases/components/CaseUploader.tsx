@@ -4,24 +4,13 @@ import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Upload, type DetailedError } from 'tus-js-client';
-import { API_BASE, JAWS } from '@portal/contracts';
-import { tokens } from '../../../lib/tokens';
+import type { Upload } from 'tus-js-client';
+import { JAWS } from '@portal/contracts';
 import { invalidateWork } from '../../orders/api/keys';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
-import {
-  ACCEPT_ATTR,
-  formatOfName,
-  isFinalUploadStatus,
-  isModelName,
-  uploadFailure,
-  type UploadFailure,
-} from '../lib/upload';
+import { ACCEPT_ATTR, formatOfName, isModelName, type UploadFailure } from '../lib/upload';
+import { caseUpload } from '../lib/caseUpload';
 import { sizeText } from '../../../lib/sizes';
-
-export const TUS_ENDPOINT = `${API_BASE}/files/tus`;
-const CHUNK_SIZE = 8 * 1024 * 1024;
-const RETRY_DELAYS = [0, 1000, 3000, 5000];
 
 type Tag = 'uploading' | 'uploaded' | 'uploadFail';
 interface Item {
@@ -76,41 +65,16 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
         });
         continue;
       }
-      const metadata: Record<string, string> = { caseCode, filename: file.name };
-      if (jaw && isModelName(file.name)) metadata.jaw = jaw;
-      const upload: Upload = new Upload(file, {
-        endpoint: TUS_ENDPOINT,
-        chunkSize: CHUNK_SIZE,
-        retryDelays: RETRY_DELAYS,
-        metadata,
-        removeFingerprintOnSuccess: true,
-        // Set on every request (not in `headers`, which would send it twice): the access token may
-        // have been renewed since the upload started.
-        onBeforeRequest: (req) => {
-          req.setHeader('authorization', `Bearer ${tokens.access()}`);
-        },
-        onAfterResponse: (_req, res) => {
-          const renewed = res.getHeader('x-access-token');
-          if (renewed && renewed !== tokens.access()) tokens.set(renewed, tokens.refresh());
-        },
-        onShouldRetry: (err) => {
-          const status = err.originalResponse?.getStatus() ?? 0;
-          return !isFinalUploadStatus(status);
-        },
+      const upload: Upload = caseUpload(caseCode, file, jaw && isModelName(file.name) ? jaw : null, {
         onProgress: (sent, total) => patch(id, { percent: total > 0 ? Math.floor((sent / total) * 100) : 0 }),
         onSuccess: () => {
           uploads.current.delete(upload);
           patch(id, { percent: 100, tag: 'uploaded', upload: undefined });
           refresh();
         },
-        onError: (err) => {
+        onError: (failure) => {
           uploads.current.delete(upload);
-          const res = (err as DetailedError).originalResponse ?? null;
-          patch(id, {
-            tag: 'uploadFail',
-            failure: uploadFailure(res?.getStatus() ?? null, res?.getBody() ?? null),
-            upload: undefined,
-          });
+          patch(id, { tag: 'uploadFail', failure, upload: undefined });
           refresh();
         },
       });

@@ -67,7 +67,14 @@ function SingleMedia({ file, url }: { file: CaseFile; url: string }) {
 }
 
 /** Shows one non-model file, or one or more models together in the 3D viewer. */
-export function FileViewer({ files }: { files: CaseFile[] }) {
+export function FileViewer({
+  files,
+  onSaveScreenshot,
+}: {
+  files: CaseFile[];
+  /** Offers "Save to case" in the 3D viewer. */
+  onSaveScreenshot?: (png: File) => Promise<void>;
+}) {
   const { t } = useTranslation('cases');
   const { t: tc } = useTranslation('common');
   const grants = useQueries({ queries: files.map((f) => grantQuery(f.fileCode)) });
@@ -113,6 +120,7 @@ export function FileViewer({ files }: { files: CaseFile[] }) {
           t={(key) => tc(key)}
           height="min(65vh, calc(100vh - 240px))"
           failedText={t('file.modelLoadFailed')}
+          onSaveScreenshot={onSaveScreenshot}
         />
       </div>
     );
@@ -129,11 +137,13 @@ export function FileViewerModal({
   onClose,
   allModelsTitle,
   testId,
+  onSaveScreenshot,
 }: {
   files: CaseFile[] | null;
   onClose: () => void;
   allModelsTitle: string;
   testId: string;
+  onSaveScreenshot?: (png: File) => Promise<void>;
 }) {
   return (
     <Modal
@@ -145,7 +155,9 @@ export function FileViewerModal({
       destroyOnHidden
     >
       <div data-testid={testId}>
-        {files ? <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} /> : null}
+        {files ? (
+          <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} onSaveScreenshot={onSaveScreenshot} />
+        ) : null}
       </div>
     </Modal>
   );

@@ -24,6 +24,8 @@ import { CaseUploader } from '../components/CaseUploader';
 import { ExportDialog } from '../components/ExportDialog';
 import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
+import { uploadIntoCase } from '../lib/caseUpload';
+import type { UploadFailure } from '../lib/upload';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders';
 import { SharesCard } from '../../shares';
@@ -74,6 +76,20 @@ export default function CaseDetailPage() {
       void qc.invalidateQueries({ queryKey: ['storage'] });
     },
   });
+
+  // A 3D screenshot kept as an image of the case, as if uploaded: its file list, storage and the dashboard refresh.
+  const saveScreenshot = async (png: File) => {
+    try {
+      await uploadIntoCase(id, png);
+      notify.success(t('file.screenshotSaved', { name: png.name }));
+    } catch (failure) {
+      const f = failure as UploadFailure;
+      notify.error('msg' in f ? f.msg : t(f.key));
+    } finally {
+      void invalidateWork(qc);
+      void qc.invalidateQueries({ queryKey: ['storage'] });
+    }
+  };
 
   const c = detail.data;
   const groups = useMemo(
@@ -281,6 +297,7 @@ export default function CaseDetailPage() {
         onClose={() => setViewing(null)}
         allModelsTitle={t('file.viewAllModels')}
         testId="file-viewer"
+        onSaveScreenshot={saveScreenshot}
       />
       <CaseFormModal
         open={editing}
