@@ -30,7 +30,7 @@ export function AttachmentLink({ attachment }: { attachment: OrderAttachment }) 
       onClick={() => void open()}
       style={{ paddingInline: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
     >
-      {attachment.name} ({sizeText(attachment.size, 1)})
+      {attachment.name} ({sizeText(attachment.size)})
     </Button>
   );
 }

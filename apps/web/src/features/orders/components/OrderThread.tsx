@@ -156,7 +156,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         <Space wrap size={4} style={{ marginTop: 8 }} data-testid="thread-files">
           {files.map((f, i) => (
             <Tag key={`${f.name}-${i}`} closable onClose={() => setFiles((prev) => prev.filter((_, j) => j !== i))}>
-              {f.name} ({sizeText(f.size, 1)})
+              {f.name} ({sizeText(f.size)})
             </Tag>
           ))}
         </Space>
