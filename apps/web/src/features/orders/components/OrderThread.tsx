@@ -13,6 +13,7 @@ import { saveAttachments } from '../api/saveAttachments';
 import { sendMessage } from '../api/sendMessage';
 import type { OrderMessage } from '../api/types';
 import { ATTACHMENT_ACCEPT, checkAttachments, MAX_MESSAGE_ATTACHMENTS, threadOrder } from '../lib/attachments';
+import { authorLine } from '../lib/author';
 import { AttachmentLink } from './AttachmentLink';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
@@ -88,7 +89,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         }}
       >
         <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
-          {m.senderName || t('common:formerUser')} · {m.senderOrganization} ·{' '}
+          {authorLine(m.senderName, m.senderOrganization, t('common:formerUser'))} ·{' '}
           <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
         </Typography.Text>
         {m.content ? (

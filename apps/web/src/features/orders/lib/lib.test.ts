@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { OrderMessage, OrderStatus, ToothItem } from '../api/types';
 import { checkAttachments, MAX_ATTACHMENT_BYTES, threadOrder } from './attachments';
+import { authorLine } from './author';
 import { localToday } from '../../../lib/dates';
 import { defaultRange, initialOrderListState, sortOrderOf, toOrderExportBody, toOrderListQuery } from './orderQuery';
 import {
@@ -230,5 +231,19 @@ describe('required field rules', () => {
       ),
     ).toBe(true);
     expect(sameRules([{ workType: 'Crown', fields: ['shade'] }], [])).toBe(false);
+  });
+});
+
+describe('authorLine', () => {
+  it('names the person and their organization', () => {
+    expect(authorLine('Anna Berg', 'Smile Clinic', 'Former user')).toBe('Anna Berg · Smile Clinic');
+  });
+  it('says the organization once when the person carries its name', () => {
+    expect(authorLine('Smile Clinic', 'Smile Clinic', 'Former user')).toBe('Smile Clinic');
+    expect(authorLine(' smile clinic ', 'Smile Clinic', 'Former user')).toBe('Smile Clinic');
+  });
+  it('shows a deleted user as a former user of the organization', () => {
+    expect(authorLine(null, 'Alpha Lab', 'Former user')).toBe('Former user · Alpha Lab');
+    expect(authorLine('', null, 'Former user')).toBe('');
   });
 });

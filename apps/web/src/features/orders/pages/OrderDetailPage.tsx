@@ -28,6 +28,7 @@ import { RemakeDialog } from '../components/RemakeDialog';
 import { useOrderActions } from '../components/useOrderActions';
 import { allowedActions, sideOf, STATUS_COLORS, type Side } from '../lib/orderRules';
 import { ORDER_LIST_PATH, orderDetailPath } from '../lib/paths';
+import { authorLine } from '../lib/author';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { SharesCard } from '../../shares';
 
@@ -275,10 +276,8 @@ function EventLine({ event: e }: { event: OrderEvent }) {
       <Typography.Text strong>{t(`event.${e.action}`, { defaultValue: e.action })}</Typography.Text>
       <div>
         <Typography.Text type="secondary">
-          {[e.actorName || (e.actorOrganization ? t('common:formerUser') : ''), e.actorOrganization]
-            .filter(Boolean)
-            .join(' · ')}{' '}
-          · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+          {authorLine(e.actorName, e.actorOrganization, t('common:formerUser'))} ·{' '}
+          <time dateTime={e.at}>{formatDateTime(e.at)}</time>
         </Typography.Text>
       </div>
       {e.linkedOrderCode ? (
