@@ -92,6 +92,8 @@ import { ReportPdfRenderer } from './modules/reports/pdf-renderer.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { sharesModule } from './modules/shares/shares.routes.js';
 import { SharesService } from './modules/shares/shares.service.js';
+import { annotationsModule } from './modules/annotations/annotations.routes.js';
+import { AnnotationsService } from './modules/annotations/annotations.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -265,6 +267,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     sharesModule(platform, new SharesService(db, cases, orders, reports, filesService, roles, mailer, config)),
     softwareModule(platform),
     reportsModule(reports),
+    annotationsModule(new AnnotationsService(db, cases, orders)),
   ];
   await app.register(
     async (api) => {

@@ -23,6 +23,7 @@ import {
   buildWorld,
   CROWN,
   KINDS,
+  MARGIN_LOOP,
   multipart,
   type Kind,
   type Member,
@@ -100,6 +101,7 @@ const SPECIAL: Record<
   userRoleSetDefault: { reason: 'changes the role registrations get', last: true },
   catalogueDeleteProduct: { reason: 'removes products other calls use', last: true },
   shareRevoke: { reason: 'ends the share links the public share calls use', last: true },
+  caseAnnotationDelete: { reason: 'removes the annotations the annotation calls use', last: true },
   // Calls that send mail need nothing special: without SMTP_URL mail is only written to the outbox table.
 };
 
@@ -244,6 +246,9 @@ function pools(operationId?: string): Pools {
     partnerCode: pairs.map((p) => p.partnerCode),
     fileCode: pairs.flatMap((p) => [...p.orderedFiles, ...p.ownFiles]),
     attachmentCode: pairs.map((p) => p.attachmentCode),
+    annotationCode: pairs.map((p) => p.annotationCode),
+    // The teeth of the world's orders: a margin line names one of them.
+    tooth: [CROWN.number],
     exportCode: pairs.map((p) => p.exportCode),
     shareCode: pairs.flatMap((p) => [p.shareCode, p.reportShareCode]),
     resourceCode: pairs.flatMap((p) => [p.orderedCase, p.ownCase, p.orderCode, p.reportCode]),
@@ -515,6 +520,19 @@ const EXAMPLES: Record<string, (w: World) => Array<{ caller: Kind; body: unknown
     const [a] = world.pairs;
     const order = { partnerCode: a.partnerCode, orderType: 'restoration', workTypes: ['Crown'], teeth: [CROWN] };
     return [{ caller: 'clinic', body: { ...order, caseCodes: [a.ownCase] } }];
+  },
+  caseAnnotationAdd: (world) => {
+    const [a] = world.pairs;
+    const note = { caseCode: a.orderedCase, fileCode: a.orderedFiles[0], point: [1, -2.5, 3], text: 'Fuzz note' };
+    return [{ caller: 'clinic', body: note }];
+  },
+  orderMarginLineSave: (world) => {
+    const [a] = world.pairs;
+    const line = { orderCode: a.orderCode, tooth: CROWN.number, fileCode: a.orderedFiles[0], points: MARGIN_LOOP };
+    return [
+      { caller: 'clinic', body: line },
+      { caller: 'lab', body: line },
+    ];
   },
   userRegist: () => [{ caller: 'clinic', body: registration('regist') }],
   companyCompanyRegist: () => [

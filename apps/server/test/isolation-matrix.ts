@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { OrgType } from '@portal/contracts';
 import { side } from './fixtures.js';
 import { PNG, tusUpload } from './uploads.js';
-import { CROWN, multipart, type Kind, type Org, type World } from './world.js';
+import { CROWN, MARGIN_LOOP, multipart, type Kind, type Org, type World } from './world.js';
 
 /**
  * Who may call each operation of the API document and what in its request identifies another organization's
@@ -176,6 +176,23 @@ async function freshPartnership(w: World, accepted: boolean) {
   const partnerCode = applied.data.partnerCode as string;
   if (accepted) await w.h.call('partner/accept', { token: lab.token, body: { partnerCode } });
   return { lab, partnerCode };
+}
+
+/** An annotation of clinic A on its ordered case's model, made for a call whose owner's use removes it. */
+async function freshAnnotation(w: World) {
+  const made = await w.h.call('case/annotation/add', {
+    token: a(w).clinic.token,
+    body: { caseCode: a(w).orderedCase, fileCode: a(w).orderedFiles[0], point: [1, 2, 3], text: 'Matrix note' },
+  });
+  return made.data.annotationCode as string;
+}
+
+/** The margin line of the prescribed tooth of pair A's order (drawn again if a call removed it). */
+async function freshMarginLine(w: World) {
+  await w.h.call('order/marginLine/save', {
+    token: a(w).lab.token,
+    body: { orderCode: a(w).orderCode, tooth: CROWN.number, fileCode: a(w).orderedFiles[0], points: MARGIN_LOOP },
+  });
 }
 
 const REPORT_CALLERS = ['clinic', 'inner'] as const satisfies readonly Kind[];
@@ -1026,6 +1043,68 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
       request: post('report/pdf', { reportCode: await freshReport(w) }),
     }),
   },
+  // Annotations are the case's organization's: the laboratory of an order reads them through the order only.
+  caseAnnotationList: {
+    callers: PRIVATE,
+    note: "the laboratory of the case's order is a stranger here: it reads them with order/annotation/list",
+    resource: (w) => ({ owners: [a(w).clinic], request: post('case/annotation/list', { caseCode: a(w).orderedCase }) }),
+  },
+  caseAnnotationAdd: {
+    callers: PRIVATE,
+    resource: (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/annotation/add', {
+        caseCode: a(w).orderedCase,
+        fileCode: a(w).orderedFiles[0],
+        point: [0.5, 1, -1.5],
+        text: 'Check the contact',
+      }),
+    }),
+  },
+  caseAnnotationDelete: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/annotation/delete', { annotationCode: await freshAnnotation(w) }),
+    }),
+  },
+  orderAnnotationList: {
+    callers: ['clinic', 'lab'],
+    resource: (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('order/annotation/list', { orderCode: a(w).orderCode }),
+    }),
+  },
+  orderMarginLineList: {
+    callers: ['clinic', 'lab'],
+    resource: (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('order/marginLine/list', { orderCode: a(w).orderCode }),
+    }),
+  },
+  orderMarginLineSave: {
+    callers: ['clinic', 'lab'],
+    note: 'either party of the order draws it (the clinic with order:create, the laboratory with order:produce)',
+    resource: (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('order/marginLine/save', {
+        orderCode: a(w).orderCode,
+        tooth: CROWN.number,
+        fileCode: a(w).orderedFiles[0],
+        points: MARGIN_LOOP,
+      }),
+    }),
+  },
+  orderMarginLineDelete: {
+    callers: ['clinic', 'lab'],
+    resource: async (w) => {
+      await freshMarginLine(w);
+      return {
+        owners: [a(w).clinic, a(w).lab],
+        request: post('order/marginLine/delete', { orderCode: a(w).orderCode, tooth: CROWN.number }),
+      };
+    },
+  },
 };
 
 /**
@@ -1041,6 +1120,8 @@ export function privateMarkers(w: World): Array<{ text: string; what: string; vi
       { text: p.orderedCase, what: `ordered case of pair ${name}`, visibleTo: sides },
       { text: p.attachmentCode, what: `attachment of pair ${name}`, visibleTo: sides },
       { text: p.messageText, what: `message of pair ${name}`, visibleTo: sides },
+      { text: p.annotationCode, what: `annotation of pair ${name}`, visibleTo: sides },
+      { text: p.annotationText, what: `annotation text of pair ${name}`, visibleTo: sides },
       ...p.orderedFiles.map((f) => ({ text: f, what: `file of an ordered case of pair ${name}`, visibleTo: sides })),
       { text: p.ownCase, what: `case of clinic ${name}`, visibleTo: [p.clinic] },
       ...p.ownFiles.map((f) => ({ text: f, what: `file of clinic ${name}`, visibleTo: [p.clinic] })),

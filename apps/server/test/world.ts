@@ -51,6 +51,9 @@ export interface Pair {
   ownFiles: string[];
   attachmentCode: string;
   messageText: string;
+  /** An annotation the clinic pinned to the ordered case's model (the laboratory reads it through the order), its text. */
+  annotationCode: string;
+  annotationText: string;
   exportCode: string;
   /** A share link of the ordered case, made by the clinic (no password). */
   shareCode: string;
@@ -92,6 +95,14 @@ export interface World {
   pendingLabCode: string;
   captchaId: string;
 }
+
+/** A closed loop of points around a preparation (millimetres of a model's viewer version). */
+export const MARGIN_LOOP: Array<[number, number, number]> = [
+  [0, 0, 0],
+  [4, 0, 0.5],
+  [4, 4, 1],
+  [0, 4, 0.5],
+];
 
 let serials = 0;
 const serial = () => `SN-${(++serials).toString().padStart(4, '0')}-${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -205,6 +216,18 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
   const attachmentCode = attached.json<{ data: { list: Array<{ code: string }> } }>().data.list[0]!.code;
   const messageText = `Message ${letter} ${randomBytes(4).toString('hex')}`;
   await ok(h, 'msg/send', { token: lab.token, body: { orderCode, content: messageText } });
+  const annotationText = `Annotation ${letter} ${randomBytes(4).toString('hex')}`;
+  const annotationCode = (
+    await ok(h, 'case/annotation/add', {
+      token: clinic.token,
+      body: { caseCode: orderedCase, fileCode: orderedFiles[0], point: [1.5, -2.25, 3], text: annotationText },
+    })
+  ).annotationCode as string;
+  // The laboratory draws the margin line of the order's prepared tooth.
+  await ok(h, 'order/marginLine/save', {
+    token: lab.token,
+    body: { orderCode, tooth: CROWN.number, fileCode: orderedFiles[0], points: MARGIN_LOOP },
+  });
   const notifications = await h.db.query<{ id: number }>(
     `SELECT id FROM notifications WHERE user_id IN ($1, $2) ORDER BY id`,
     [clinic.userId, lab.userId],
@@ -311,6 +334,8 @@ async function buildPair(h: Harness, base: string, letter: 'A' | 'B'): Promise<P
     ownFiles,
     attachmentCode,
     messageText,
+    annotationCode,
+    annotationText,
     exportCode,
     shareCode,
     reportCode,

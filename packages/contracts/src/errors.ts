@@ -76,6 +76,7 @@ export const ERRORS = {
   CONFIRMATION_MISMATCH: { code: 2081, status: 400, key: 'confirmationMismatch' },
   ORGANIZATION_CLOSED: { code: 2082, status: 403, key: 'organizationClosed' },
   RETENTION_OVER: { code: 2083, status: 410, key: 'retentionOver' },
+  TOO_MANY_ANNOTATIONS: { code: 2084, status: 409, key: 'tooManyAnnotations' },
   ORDER_REMAKE_NOT_ALLOWED: { code: 2058, status: 409, key: 'orderRemakeNotAllowed' },
   ORDER_REMAKE_EXISTS: { code: 2059, status: 409, key: 'orderRemakeExists' },
   ACCOUNT_ALREADY_RENAMED: { code: 2070, status: 409, key: 'accountAlreadyRenamed' },

@@ -25,3 +25,4 @@ export * from './api/account.js';
 export * from './api/shares.js';
 export * from './api/software.js';
 export * from './api/reports.js';
+export * from './api/annotations.js';

@@ -21,6 +21,12 @@ export const zIntIn = (min: number, max: number) => z.preprocess(numericText, z.
 export const zIntOf = <const T extends readonly [number, ...number[]]>(...values: T) =>
   z.preprocess(numericText, z.union(values.map((v) => z.literal(v)) as unknown as [z.ZodLiteral<T[number]>]));
 
+/**
+ * A finite number from `min` to `max` (JSON carries no Infinity or NaN, and the schema refuses them from any other
+ * source). The bounds sit on the schema itself, so the API document shows them.
+ */
+export const zNumberIn = (min: number, max: number) => z.number().min(min).max(max);
+
 /** An integer within what every layer holds exactly (JavaScript's safe integers, PostgreSQL's bigint). */
 export const zInt = zIntIn(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 
