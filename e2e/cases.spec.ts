@@ -6,7 +6,7 @@ import yauzl from 'yauzl';
 import type { Browser, Page } from 'playwright-core';
 import { generateArch, toBinaryStl, toPly } from '@portal/mesh';
 import { runScanner } from '../apps/server/src/scanner/cli.js';
-import { api, apiLogin, baseUrl, launch, newPage, signIn } from './support.js';
+import { api, apiLogin, baseUrl, launch, newPage, paintedPixels, paintedSpots, signIn } from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -31,66 +31,6 @@ function zipNames(buf: Buffer): Promise<string[]> {
       zip.on('end', () => resolve(names));
       zip.readEntry();
     });
-  });
-}
-
-/** How many pixels of the 3D canvas differ from its background: a blank canvas has none. */
-async function paintedPixels(page: Page) {
-  return page.evaluate(() => {
-    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement | null;
-    if (!canvas || !canvas.width) return 0;
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0);
-    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    const [r0, g0, b0] = [data[0], data[1], data[2]];
-    let painted = 0;
-    for (let i = 0; i < data.length; i += 4)
-      if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
-    return painted;
-  });
-}
-
-/**
- * The page coordinates of the two ends of what the 3D canvas draws, on the row with the most paint, a few pixels
- * inside, so a click there lands on a scan.
- */
-async function archEnds(page: Page) {
-  return page.evaluate(() => {
-    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
-    const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
-    const painted = (x: number, y: number) => {
-      const i = (y * width + x) * 4;
-      return Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30;
-    };
-    let best = { y: 0, count: 0, left: 0, right: 0 };
-    for (let y = 0; y < height; y += 2) {
-      let count = 0;
-      let left = -1;
-      let right = -1;
-      for (let x = 0; x < width; x++)
-        if (painted(x, y)) {
-          count++;
-          if (left < 0) left = x;
-          right = x;
-        }
-      if (count > best.count) best = { y, count, left, right };
-    }
-    const rect = canvas.getBoundingClientRect();
-    const scale = rect.width / width;
-    const inset = 4;
-    return [
-      { x: rect.left + (best.left + inset) * scale, y: rect.top + best.y * scale },
-      { x: rect.left + (best.right - inset) * scale, y: rect.top + best.y * scale },
-    ];
   });
 }
 
@@ -127,7 +67,7 @@ describe('cases from scanner to screen', () => {
     await context.close();
   });
 
-  it('the scanner command uploads another case that opens in the portal (another name of the server), measured and screenshot into the case', async () => {
+  it('the scanner command uploads another case that opens in the portal (another name of the server), measured, cut and screenshot into the case', async () => {
     // The server calls itself 127.0.0.1 (PUBLIC_URL); this browser knows it as localhost. Its signed file links
     // must still load.
     const { page, context } = await newPage(browser, baseUrl().replace('127.0.0.1', 'localhost'));
@@ -186,7 +126,7 @@ describe('cases from scanner to screen', () => {
     // Measuring across the arch: a click at each end of what is drawn marks a point; the distance shows in mm.
     await page.getByTestId('viewer-measure').click();
     await page.getByTestId('viewer-measurement').getByText('Click two points on a scan').waitFor();
-    const [left, right] = await archEnds(page);
+    const [left, right] = await paintedSpots(page, [0.01, 0.99]);
     await page.mouse.click(left.x, left.y);
     await page.mouse.click(right.x, right.y);
     const measured = page.getByTestId('viewer-distance');
@@ -196,6 +136,22 @@ describe('cases from scanner to screen', () => {
     // Leaving the tool clears the measurement.
     await page.getByTestId('viewer-measure').click();
     expect(await page.getByTestId('viewer-measurement').count()).toBe(0);
+
+    // A cross-section: the plane faces the view through the middle of the scans; its profile is drawn and measured.
+    await page.getByTestId('viewer-section-tool').click();
+    const profile = page.getByTestId('viewer-section-profile');
+    await expect
+      .poll(async () => Number(await profile.getAttribute('data-segments')), { timeout: 30_000 })
+      .toBeGreaterThan(10);
+    expect(Number(await profile.getAttribute('data-mm'))).toBeGreaterThan(10);
+    expect(await profile.innerText()).toMatch(/^Profile: \d+\.\d mm$/);
+    // Moved to the far end, the plane crosses nothing; closing the tool makes the scans whole again.
+    await page.getByTestId('viewer-section').getByRole('slider').focus();
+    await page.keyboard.press('End');
+    await expect.poll(async () => Number(await profile.getAttribute('data-segments'))).toBe(0);
+    expect(await profile.innerText()).toBe('The plane crosses no scan here');
+    await page.getByTestId('viewer-section-tool').click();
+    expect(await page.getByTestId('viewer-section').count()).toBe(0);
 
     // A screenshot into the case: the frame becomes an image of the case, listed on its page once the viewer closes.
     await page.getByTestId('viewer-save-screenshot').click();

@@ -180,6 +180,8 @@ export async function demoOrder(f: {
   tooth: number;
   shade?: string;
   workType?: string;
+  /** An existing case (one of the demo's, with its scans) instead of a new empty one. */
+  caseCode?: string;
 }) {
   const clinicToken = await apiLogin('clinic');
   const labToken = await apiLogin('lab');
@@ -189,11 +191,13 @@ export async function demoOrder(f: {
   const partnerCode = partners.data.list.find(
     (p: { organization: { code: string | null } }) => p.organization.code === labCode,
   ).partnerCode as string;
-  const made = await api('case/create', { name: f.caseName, patientName: f.patientName }, clinicToken);
+  const caseCode =
+    f.caseCode ??
+    ((await api('case/create', { name: f.caseName, patientName: f.patientName }, clinicToken)).data.caseCode as string);
   const sent = await api(
     'order/create',
     {
-      caseCodes: [made.data.caseCode],
+      caseCodes: [caseCode],
       partnerCode,
       orderType: 'restoration',
       workTypes: [f.workType ?? 'Crown'],
@@ -205,7 +209,60 @@ export async function demoOrder(f: {
   return {
     clinicToken,
     labToken,
-    caseCode: made.data.caseCode as string,
+    caseCode,
     orderCode: sent.data.list[0].orderCode as string,
   };
+}
+
+/** How many pixels of the 3D canvas differ from its background: a blank canvas has none. */
+export async function paintedPixels(page: Page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement | null;
+    if (!canvas || !canvas.width) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    const [r0, g0, b0] = [data[0], data[1], data[2]];
+    let painted = 0;
+    for (let i = 0; i < data.length; i += 4)
+      if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) painted++;
+    return painted;
+  });
+}
+
+/**
+ * Page coordinates of spots the 3D canvas has drawn a scan on: on the row with the most paint, its painted pixels
+ * taken at these fractions of their count (0.01 and 0.99: near the two ends of an arch), so a click there lands on a
+ * scan.
+ */
+export async function paintedSpots(page: Page, fractions: number[]) {
+  return page.evaluate((at) => {
+    const canvas = document.querySelector('[data-testid="viewer-canvas"]') as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+    const painted = (x: number, y: number) => {
+      const i = (y * width + x) * 4;
+      return Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30;
+    };
+    let best = { y: 0, xs: [] as number[] };
+    for (let y = 0; y < height; y += 2) {
+      const xs: number[] = [];
+      for (let x = 0; x < width; x++) if (painted(x, y)) xs.push(x);
+      if (xs.length > best.xs.length) best = { y, xs };
+    }
+    const rect = canvas.getBoundingClientRect();
+    const scale = rect.width / width;
+    return at.map((f) => {
+      const x = best.xs[Math.min(best.xs.length - 1, Math.max(0, Math.round(f * (best.xs.length - 1))))]!;
+      return { x: rect.left + x * scale, y: rect.top + best.y * scale };
+    });
+  }, fractions);
 }

@@ -5,16 +5,39 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button, Progress, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CameraOutlined, ColumnWidthOutlined, ExpandOutlined, PictureOutlined, SaveOutlined } from '@ant-design/icons';
-import { ViewerEngine } from './engine';
-import { distance, formatMillimetres, isClick, nextMeasurement } from './measure';
+import {
+  BorderInnerOutlined,
+  CameraOutlined,
+  ColumnWidthOutlined,
+  EditOutlined,
+  ExpandOutlined,
+  PictureOutlined,
+  PushpinOutlined,
+  SaveOutlined,
+} from '@ant-design/icons';
+import { ViewerEngine, type PickHit } from './engine';
+import { distance, formatMillimetres, nextMeasurement } from './measure';
+import { AnnotationsPanel } from './AnnotationsPanel';
+import { MarginPanel, MARGIN_POINTS } from './MarginPanel';
+import { SectionPanel } from './SectionPanel';
+import { usePickClicks } from './usePickClicks';
 import { overallProgress, serializeInit } from './fit';
 import type { Vec3 } from './fit';
-import type { ModelViewerModel, ModelViewerProps, Point3, ViewerJaw, WorkerRequest, WorkerResponse } from './types';
+import type {
+  ModelViewerModel,
+  ModelViewerProps,
+  Point3,
+  ViewerJaw,
+  ViewerPolyline,
+  WorkerRequest,
+  WorkerResponse,
+} from './types';
 
 /** Where a report's snapshot is taken from: the upper arch from below, the lower from above, the bite from the front. */
 const VIEW_DIRECTIONS: Record<ViewerJaw, Vec3> = { upper: [0, -0.3, -1], lower: [0, -0.3, 1], bite: [0, -1, 0.3] };
 const VIEWS: ViewerJaw[] = ['upper', 'lower', 'bite'];
+/** The tools a click on the scans serves; one at a time. */
+type Tool = 'measure' | 'section' | 'annotate' | 'margin';
 
 type LoadState =
   | { status: 'loading'; loaded: number; total: number }
@@ -38,8 +61,16 @@ export default function ModelViewer({
   screenshotName = 'scan',
   onSnapshot,
   onSaveScreenshot,
+  annotations = [],
+  onAnnotate,
+  onDeleteAnnotation,
+  marginLines = [],
+  marginTeeth,
+  onSaveMarginLine,
+  onDeleteMarginLine,
 }: ModelViewerProps) {
   const { t: tCheck, i18n } = useTranslation('systemCheck');
+  const { t: tCommon } = useTranslation('common');
   const hostRef = useRef<HTMLDivElement>(null);
   // State (not a ref), so the loading effect runs once the engine exists, not once before and again after.
   const [viewer, setViewer] = useState<{ engine: ViewerEngine; decoder: Worker } | null>(null);
@@ -139,33 +170,64 @@ export default function ModelViewer({
 
   const fit = useCallback(() => engine?.fit(true), [engine]);
 
-  // Measuring: a click on a scan marks a point; two points give their distance; a drag still turns the model.
-  const [measuring, setMeasuring] = useState(false);
+  // The tools: a click (not a drag, which still turns the model) on a scan marks a point for the open one.
+  const [tool, setTool] = useState<Tool | null>(null);
+  const measuring = tool === 'measure';
+  const chooseTool = useCallback((next: Tool) => setTool((t) => (t === next ? null : next)), []);
+  // Measure: two points give their distance.
   const [points, setPoints] = useState<Point3[]>([]);
-  useEffect(() => engine?.setMarks(measuring ? points : []), [engine, measuring, points]);
+  // Annotate: the point just clicked, waiting for its note; a chosen note's pin is highlighted.
+  const [noteDraft, setNoteDraft] = useState<PickHit | null>(null);
+  const [activeNote, setActiveNote] = useState<string | null>(null);
+  // Margin line: the points clicked around the preparation, on one scan, for the chosen tooth.
+  const [marginDraft, setMarginDraft] = useState<{ modelId: string; points: Point3[] } | null>(null);
+  const [marginTooth, setMarginTooth] = useState<number | null>(null);
   useEffect(() => {
-    const canvas = hostRef.current?.querySelector('canvas');
-    if (!engine || !measuring || !canvas) return;
-    let down: { x: number; y: number } | null = null;
-    const press = (e: PointerEvent) => {
-      down = e.isPrimary && e.button === 0 ? { x: e.clientX, y: e.clientY } : null;
-    };
-    const release = (e: PointerEvent) => {
-      if (!down || !isClick(down, { x: e.clientX, y: e.clientY })) return;
-      down = null;
-      void engine.pick(e.clientX, e.clientY).then((hit) => setPoints((p) => nextMeasurement(p, hit)));
-    };
-    canvas.addEventListener('pointerdown', press);
-    canvas.addEventListener('pointerup', release);
-    return () => {
-      canvas.removeEventListener('pointerdown', press);
-      canvas.removeEventListener('pointerup', release);
-    };
-  }, [engine, measuring]);
-  const toggleMeasuring = useCallback(() => {
-    setMeasuring((m) => !m);
     setPoints([]);
-  }, []);
+    setNoteDraft(null);
+    setMarginDraft(null);
+  }, [tool]);
+  useEffect(() => engine?.setMarks(measuring ? points : []), [engine, measuring, points]);
+  usePickClicks(engine, hostRef.current, tool !== null && tool !== 'section', (hit) => {
+    if (tool === 'measure') setPoints((p) => nextMeasurement(p, hit?.point ?? null));
+    else if (tool === 'annotate' && hit?.modelId) setNoteDraft(hit);
+    else if (tool === 'margin' && hit?.modelId)
+      setMarginDraft((d) =>
+        // A line lies on one scan: a click on another starts the line there.
+        d && d.modelId === hit.modelId
+          ? { ...d, points: [...d.points, hit.point].slice(0, MARGIN_POINTS.max) }
+          : { modelId: hit.modelId!, points: [hit.point] },
+      );
+  });
+  const toggleMeasuring = useCallback(() => chooseTool('measure'), [chooseTool]);
+  useEffect(() => {
+    const pins = annotations.map((a) => ({
+      modelId: a.modelId,
+      point: a.point,
+      label: String(a.number),
+      active: a.id === activeNote,
+    }));
+    if (noteDraft?.modelId) pins.push({ modelId: noteDraft.modelId, point: noteDraft.point, label: '+', active: true });
+    engine?.setPins(pins);
+  }, [engine, annotations, noteDraft, activeNote]);
+  useEffect(() => {
+    const lines: ViewerPolyline[] = marginLines.map((l) => ({
+      modelId: l.modelId,
+      points: l.points,
+      kind: 'saved',
+      active: tool === 'margin' && l.tooth === marginTooth,
+    }));
+    if (marginDraft) lines.push({ ...marginDraft, kind: 'draft', active: true });
+    engine?.setLines(lines);
+  }, [engine, marginLines, marginDraft, marginTooth, tool]);
+  useEffect(() => {
+    if (marginTooth === null && marginTeeth?.length) setMarginTooth(marginTeeth[0]!.value);
+  }, [marginTeeth, marginTooth]);
+  const saveMargin = async () => {
+    if (!onSaveMarginLine || !marginDraft || marginTooth === null) return;
+    await onSaveMarginLine({ tooth: marginTooth, modelId: marginDraft.modelId, points: marginDraft.points });
+    setMarginDraft(null);
+  };
 
   const [view, setView] = useState<ViewerJaw>('bite');
   const [capturing, setCapturing] = useState(false);
@@ -234,6 +296,16 @@ export default function ModelViewer({
     borderRadius: 8,
     background: '#f3f4f6',
   };
+  const hint: CSSProperties = {
+    position: 'absolute',
+    top: 8,
+    insetInlineStart: 8,
+    padding: '2px 8px',
+    borderRadius: 4,
+    background: 'rgba(255,255,255,0.9)',
+    color: '#1f1f1f',
+    pointerEvents: 'none',
+  };
   const overlay: CSSProperties = {
     position: 'absolute',
     inset: 0,
@@ -293,6 +365,43 @@ export default function ModelViewer({
         >
           {t('viewer.measure')}
         </Button>
+        <Button
+          size="small"
+          icon={<BorderInnerOutlined aria-hidden />}
+          data-testid="viewer-section-tool"
+          type={tool === 'section' ? 'primary' : 'default'}
+          aria-pressed={tool === 'section'}
+          onClick={() => chooseTool('section')}
+          disabled={!anyReady}
+        >
+          {tCommon('viewer.section')}
+        </Button>
+        {onAnnotate ? (
+          <Button
+            size="small"
+            icon={<PushpinOutlined aria-hidden />}
+            data-testid="viewer-annotate"
+            type={tool === 'annotate' ? 'primary' : 'default'}
+            aria-pressed={tool === 'annotate'}
+            onClick={() => chooseTool('annotate')}
+            disabled={!inMillimetres}
+          >
+            {tCommon('viewer.annotate')}
+          </Button>
+        ) : null}
+        {onSaveMarginLine && marginTeeth?.length ? (
+          <Button
+            size="small"
+            icon={<EditOutlined aria-hidden />}
+            data-testid="viewer-margin-tool"
+            type={tool === 'margin' ? 'primary' : 'default'}
+            aria-pressed={tool === 'margin'}
+            onClick={() => chooseTool('margin')}
+            disabled={!inMillimetres}
+          >
+            {tCommon('viewer.margin')}
+          </Button>
+        ) : null}
         {onSnapshot ? (
           <>
             <Segmented
@@ -338,7 +447,12 @@ export default function ModelViewer({
           </Button>
         ) : null}
       </div>
-      <div ref={hostRef} style={{ ...box, cursor: measuring ? 'crosshair' : undefined }}>
+      <div ref={hostRef} style={{ ...box, cursor: tool && tool !== 'section' ? 'crosshair' : undefined }}>
+        {tool === 'annotate' || (tool === 'margin' && !marginDraft) ? (
+          <div style={hint} role="status" data-testid="viewer-tool-hint">
+            {tool === 'annotate' ? tCommon('viewer.annotateHint') : tCommon('viewer.marginHint')}
+          </div>
+        ) : null}
         {measuring ? (
           <div
             style={{
@@ -387,6 +501,33 @@ export default function ModelViewer({
           </div>
         )}
       </div>
+      {tool === 'section' && engine ? <SectionPanel engine={engine} /> : null}
+      {annotations.length > 0 || noteDraft ? (
+        <AnnotationsPanel
+          annotations={annotations}
+          draft={noteDraft}
+          onCancelDraft={() => setNoteDraft(null)}
+          onAnnotate={onAnnotate}
+          onDelete={onDeleteAnnotation}
+          active={activeNote}
+          onActivate={setActiveNote}
+        />
+      ) : null}
+      {marginLines.length > 0 || tool === 'margin' ? (
+        <MarginPanel
+          lines={marginLines}
+          teeth={marginTeeth}
+          tooth={marginTooth}
+          onTooth={setMarginTooth}
+          draft={tool === 'margin' ? (marginDraft ?? { modelId: '', points: [] }) : null}
+          onUndo={() =>
+            setMarginDraft((d) => (d && d.points.length > 1 ? { ...d, points: d.points.slice(0, -1) } : null))
+          }
+          onClear={() => setMarginDraft(null)}
+          onSave={saveMargin}
+          onDelete={onDeleteMarginLine}
+        />
+      ) : null}
     </div>
   );
 }

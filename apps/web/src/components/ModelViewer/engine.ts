@@ -6,7 +6,22 @@
 import { PerspectiveCamera } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { computeFitView, DEFAULT_VIEW_DIRECTION, unionBounds, type Vec3 } from './fit';
-import type { Box3Like, Point3, RenderRequest, RenderResponse, WorkerRequest } from './types';
+import type {
+  Box3Like,
+  Point3,
+  RenderRequest,
+  RenderResponse,
+  SectionPlane,
+  ViewerPin,
+  ViewerPolyline,
+  WorkerRequest,
+} from './types';
+
+/** What a click found: the point of a scan and the model it lies on. */
+export interface PickHit {
+  point: Point3;
+  modelId: string | null;
+}
 
 /** Records a duration in the Performance timeline (visible in DevTools and to tests); never throws. */
 function measure(name: string, start: number): void {
@@ -25,7 +40,9 @@ export class ViewerEngine {
   private readonly worker: Worker;
   private readonly resizeObserver: ResizeObserver;
   private readonly screenshots = new Map<number, (blob: Blob | null) => void>();
-  private readonly picks = new Map<number, (point: Point3 | null) => void>();
+  private readonly picks = new Map<number, (hit: PickHit | null) => void>();
+  /** Told the profile of each section the renderer draws (segments, length in mm). */
+  onSection: ((profile: { segments: number; length: number }) => void) | null = null;
   private screenshotId = 0;
   private pickId = 0;
   private gen = 0;
@@ -52,8 +69,10 @@ export class ViewerEngine {
     this.worker.onmessage = ({ data: msg }: MessageEvent<RenderResponse>) => {
       if (msg.type === 'error') onFailure(msg.message);
       else if (msg.type === 'pick') {
-        this.picks.get(msg.reqId)?.(msg.point);
+        this.picks.get(msg.reqId)?.(msg.point ? { point: msg.point, modelId: msg.modelId } : null);
         this.picks.delete(msg.reqId);
+      } else if (msg.type === 'section') {
+        this.onSection?.({ segments: msg.segments, length: msg.length });
       } else {
         this.screenshots.get(msg.reqId)?.(msg.blob);
         this.screenshots.delete(msg.reqId);
@@ -171,7 +190,7 @@ export class ViewerEngine {
   }
 
   /** The point of the visible scans under a spot of the page (client coordinates), found by the renderer. */
-  pick(clientX: number, clientY: number): Promise<Point3 | null> {
+  pick(clientX: number, clientY: number): Promise<PickHit | null> {
     if (this.disposed) return Promise.resolve(null);
     const rect = this.canvas.getBoundingClientRect();
     const x = ((clientX - rect.left) / Math.max(1, rect.width)) * 2 - 1;
@@ -188,6 +207,31 @@ export class ViewerEngine {
     this.post({ type: 'marks', points });
   }
 
+  /** Cuts the scans along a plane (null: whole again); the profile comes back through onSection. */
+  setSection(plane: SectionPlane | null): void {
+    this.post({ type: 'section', plane });
+  }
+
+  setPins(pins: ViewerPin[]): void {
+    this.post({ type: 'pins', pins });
+  }
+
+  setLines(lines: ViewerPolyline[]): void {
+    this.post({ type: 'lines', lines });
+  }
+
+  /** The camera's viewing direction (from the eye into the scene), as a unit vector. */
+  viewDirection(): Point3 {
+    const d = this.controls.target.clone().sub(this.camera.position).normalize();
+    return [d.x, d.y, d.z];
+  }
+
+  /** The bounds of the visible meshes (all when none is visible), or null before any has loaded. */
+  visibleBounds(): Box3Like | null {
+    const visible = [...this.meshes].filter(([id]) => !this.hidden.has(id));
+    return unionBounds((visible.length ? visible : [...this.meshes]).map(([, b]) => b));
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.post({ type: 'dispose' }); // the worker frees its GPU resources and closes itself
@@ -198,6 +242,7 @@ export class ViewerEngine {
     this.screenshots.clear();
     for (const resolve of this.picks.values()) resolve(null);
     this.picks.clear();
+    this.onSection = null;
     this.resizeObserver.disconnect();
     this.controls.removeEventListener('change', this.sendCamera);
     this.controls.removeEventListener('start', this.onUserStart);

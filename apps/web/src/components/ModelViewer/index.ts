@@ -4,7 +4,15 @@
  */
 import { lazy } from 'react';
 
-export type { ModelViewerModel, ModelViewerProps, ViewerJaw } from './types';
+export type {
+  ModelViewerModel,
+  ModelViewerProps,
+  Point3,
+  ViewerAnnotation,
+  ViewerJaw,
+  ViewerMarginLine,
+  ViewerTools,
+} from './types';
 // The mark tells benchmarks where a page's own code ends and the viewer's (three.js, its controls) begins.
 export const LazyModelViewer = lazy(() => {
   performance.mark('viewer:code');

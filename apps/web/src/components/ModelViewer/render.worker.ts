@@ -17,20 +17,38 @@ import {
   HemisphereLight,
   Line,
   LineBasicMaterial,
+  LineLoop,
+  LineSegments,
   Mesh,
   MeshBasicMaterial,
   MeshStandardMaterial,
+  CanvasTexture,
   PerspectiveCamera,
+  Plane,
   Raycaster,
   Scene,
   Sphere,
   SphereGeometry,
+  Sprite,
+  SpriteMaterial,
+  SRGBColorSpace,
   Vector2,
   Vector3,
   WebGLRenderer,
 } from 'three';
 import { acceleratedRaycast, computeBoundsTree, disposeBoundsTree } from 'three-mesh-bvh';
-import type { CameraPose, MeshArrays, MeshTarget, Point3, RenderRequest, RenderResponse } from './types';
+import { sliceMesh } from './section';
+import type {
+  CameraPose,
+  MeshArrays,
+  MeshTarget,
+  Point3,
+  RenderRequest,
+  RenderResponse,
+  SectionPlane,
+  ViewerPin,
+  ViewerPolyline,
+} from './types';
 
 // Picking walks a bounding volume hierarchy instead of every triangle: a click on a million-triangle scan answers in
 // well under a millisecond once the mesh's tree is built (on its first pick, so viewing alone never pays for it).
@@ -42,6 +60,14 @@ const NEUTRAL = 0xe6dfd2; // stone/ivory for scans without colours
 const BITE = 0x8fb6d9;
 /** Measurement marks: a red that stands out on ivory and on coloured scans, drawn over the scans. */
 const MARK = 0xd4380d;
+/** A section's profile, annotation pins and margin lines: colours apart from the scans and from each other. */
+const PROFILE = 0x0958d9;
+const PIN = '#531dab';
+const PIN_ACTIVE = '#d4380d';
+const MARGIN = 0x08979c;
+const MARGIN_ACTIVE = 0xd4380d;
+/** A pin's height as a share of the canvas's (sprites not shrunk by distance: a pin stays readable at any zoom). */
+const PIN_SCALE = 0.035;
 // Software rasterisers (no GPU), where 4× multisampling makes each 1M-triangle frame several times slower.
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render/i;
 
@@ -77,6 +103,42 @@ function createContext(canvas: OffscreenCanvas): WebGL2RenderingContext {
   return gl;
 }
 
+const dotWith = (n: Point3, p: Vector3) => n[0] * p.x + n[1] * p.y + n[2] * p.z;
+
+/** Removes and frees what a group of marks holds (geometries, materials, textures). */
+function clearGroup(group: Group): void {
+  for (const child of [...group.children]) {
+    group.remove(child);
+    const drawn = child as Mesh | Line | Sprite;
+    drawn.geometry.dispose();
+    const material = drawn.material as MeshBasicMaterial | SpriteMaterial;
+    material.map?.dispose();
+    material.dispose();
+  }
+}
+
+/** A pin: a filled circle with its number, drawn on a canvas of this worker. */
+function pinTexture(label: string, color: string): CanvasTexture<OffscreenCanvas> {
+  const size = 64;
+  const canvas = new OffscreenCanvas(size, size);
+  const ctx = canvas.getContext('2d')!;
+  ctx.beginPath();
+  ctx.arc(size / 2, size / 2, size / 2 - 3, 0, Math.PI * 2);
+  ctx.fillStyle = color;
+  ctx.fill();
+  ctx.lineWidth = 4;
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
+  ctx.fillStyle = '#ffffff';
+  ctx.font = `bold ${label.length > 2 ? 22 : 30}px sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(label, size / 2, size / 2 + 1);
+  const texture = new CanvasTexture(canvas);
+  texture.colorSpace = SRGBColorSpace;
+  return texture;
+}
+
 class SceneRenderer {
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
@@ -85,6 +147,12 @@ class SceneRenderer {
   private readonly hidden = new Set<string>();
   private readonly warmUp: Mesh<BufferGeometry, MeshStandardMaterial>[];
   private readonly marks = new Group();
+  private readonly profile = new Group();
+  private readonly pinGroup = new Group();
+  private readonly lineGroup = new Group();
+  private section: SectionPlane | null = null;
+  private pins: ViewerPin[] = [];
+  private lines: ViewerPolyline[] = [];
   private readonly raycaster = new Raycaster();
   private gen = 0;
   private frame = 0;
@@ -117,33 +185,128 @@ class SceneRenderer {
     // Hidden, not removed: the programs stay cached while their warm-up materials live.
     for (const m of this.warmUp) m.visible = false;
     this.marks.renderOrder = 1;
-    this.scene.add(this.marks);
+    for (const g of [this.marks, this.profile, this.pinGroup, this.lineGroup]) this.scene.add(g);
+  }
+
+  /** The visible scans and their ids. */
+  private visibleMeshes() {
+    return [...this.meshes].filter(([, m]) => m.visible);
+  }
+
+  /** A size for marks that shows at any zoom: a share of the scans' extent. */
+  private markRadius(): number {
+    const scene = new Box3();
+    for (const m of this.meshes.values()) if (m.geometry.boundingBox) scene.union(m.geometry.boundingBox);
+    return Math.max(0.15, (scene.isEmpty() ? 50 : scene.getSize(new Vector3()).length()) / 250);
+  }
+
+  /**
+   * Cuts the visible scans along a plane (the near side is clipped away) and draws the profile where they cross
+   * it. Answers the profile's segment count and length.
+   */
+  setSection(plane: SectionPlane | null): { segments: number; length: number } {
+    this.section = plane;
+    const clip = plane ? [new Plane(new Vector3(...plane.normal), -plane.offset)] : [];
+    this.renderer.localClippingEnabled = plane !== null;
+    for (const m of this.meshes.values()) m.material.clippingPlanes = clip;
+    clearGroup(this.profile);
+    let segments = 0;
+    let length = 0;
+    if (plane) {
+      const t0 = performance.now();
+      for (const [, m] of this.visibleMeshes()) {
+        const index = m.geometry.getIndex();
+        if (!index) continue;
+        const cut = sliceMesh(m.geometry.getAttribute('position').array, index.array, plane);
+        if (cut.segments.length === 0) continue;
+        const g = new LineGeometry();
+        g.setAttribute('position', new BufferAttribute(cut.segments, 3));
+        const drawn = new LineSegments(
+          g,
+          new LineBasicMaterial({ color: PROFILE, depthTest: false, transparent: true }),
+        );
+        drawn.renderOrder = 2;
+        this.profile.add(drawn);
+        segments += cut.segments.length / 6;
+        length += cut.length;
+      }
+      measure('viewer:section', t0);
+    }
+    this.requestRender();
+    return { segments, length };
+  }
+
+  /** Numbered pins over the scans, each while its model shows. */
+  setPins(pins: ViewerPin[]): void {
+    this.pins = pins;
+    clearGroup(this.pinGroup);
+    for (const pin of pins) {
+      if (!this.meshes.get(pin.modelId)?.visible) continue;
+      const sprite = new Sprite(
+        new SpriteMaterial({
+          map: pinTexture(pin.label, pin.active ? PIN_ACTIVE : PIN),
+          depthTest: false,
+          sizeAttenuation: false,
+        }),
+      );
+      const scale = PIN_SCALE * (pin.active ? 1.3 : 1);
+      sprite.scale.set(scale, scale, 1);
+      sprite.position.set(...pin.point);
+      sprite.renderOrder = 3;
+      this.pinGroup.add(sprite);
+    }
+    this.requestRender();
+  }
+
+  /** Lines on the scans: saved margin lines as closed loops, the one being drawn open with its points marked. */
+  setLines(lines: ViewerPolyline[]): void {
+    this.lines = lines;
+    clearGroup(this.lineGroup);
+    const radius = this.markRadius() * 0.7;
+    for (const line of lines) {
+      if (!this.meshes.get(line.modelId)?.visible || line.points.length === 0) continue;
+      const color = line.active || line.kind === 'draft' ? MARGIN_ACTIVE : MARGIN;
+      const material = () => new LineBasicMaterial({ color, depthTest: false, transparent: true });
+      const geometry = new LineGeometry().setFromPoints(line.points.map((p) => new Vector3(...p)));
+      const drawn = line.kind === 'saved' ? new LineLoop(geometry, material()) : new Line(geometry, material());
+      drawn.renderOrder = 2;
+      this.lineGroup.add(drawn);
+      if (line.kind === 'draft')
+        for (const p of line.points) {
+          const dot = new Mesh(
+            new SphereGeometry(radius, 12, 8),
+            new MeshBasicMaterial({ color, depthTest: false, transparent: true }),
+          );
+          dot.position.set(...p);
+          dot.renderOrder = 2;
+          this.lineGroup.add(dot);
+        }
+    }
+    this.requestRender();
   }
 
   /** The nearest point of a visible scan under a spot of the canvas (normalised device coordinates), or null. */
-  pick(x: number, y: number): Point3 | null {
+  pick(x: number, y: number): { point: Point3 | null; modelId: string | null } {
     this.raycaster.setFromCamera(new Vector2(x, y), this.camera);
-    this.raycaster.firstHitOnly = true;
-    const visible = [...this.meshes.values()].filter((m) => m.visible);
+    const visible = this.visibleMeshes().map(([, m]) => m);
     const t0 = performance.now();
     for (const m of visible) if (!m.geometry.boundsTree) m.geometry.computeBoundsTree();
-    const [hit] = this.raycaster.intersectObjects(visible, false);
+    // All hits, nearest first: a section clips the near side away, and a point there is not what the reader sees.
+    this.raycaster.firstHitOnly = !this.section;
+    const hit = this.raycaster
+      .intersectObjects(visible, false)
+      .find((h) => !this.section || dotWith(this.section.normal, h.point) >= this.section.offset);
     measure('viewer:pick', t0);
-    return hit ? [hit.point.x, hit.point.y, hit.point.z] : null;
+    if (!hit) return { point: null, modelId: null };
+    const modelId = [...this.meshes].find(([, m]) => m === hit.object)?.[0] ?? null;
+    return { point: [hit.point.x, hit.point.y, hit.point.z], modelId };
   }
 
   /** Draws the marked points as dots joined by a line, over the scans; sized to the scene so they show at any zoom. */
   setMarks(points: Point3[]): void {
-    for (const child of [...this.marks.children]) {
-      this.marks.remove(child);
-      const drawn = child as Mesh | Line;
-      drawn.geometry.dispose();
-      (drawn.material as MeshBasicMaterial).dispose();
-    }
+    clearGroup(this.marks);
     if (points.length) {
-      const scene = new Box3();
-      for (const m of this.meshes.values()) if (m.geometry.boundingBox) scene.union(m.geometry.boundingBox);
-      const radius = Math.max(0.15, (scene.isEmpty() ? 50 : scene.getSize(new Vector3()).length()) / 250);
+      const radius = this.markRadius();
       for (const p of points) {
         const dot = new Mesh(
           new SphereGeometry(radius, 16, 12),
@@ -204,7 +367,15 @@ class SceneRenderer {
     mesh.visible = !this.hidden.has(id);
     this.meshes.set(id, mesh);
     this.scene.add(mesh);
-    this.requestRender();
+    this.refreshOverlays();
+  }
+
+  /** Pins, lines and the section follow which scans are there and shown. */
+  private refreshOverlays(): void {
+    this.setPins(this.pins);
+    this.setLines(this.lines);
+    const section = this.setSection(this.section);
+    if (this.section) scope.postMessage({ type: 'section', ...section });
   }
 
   private removeMesh(id: string): void {
@@ -225,7 +396,7 @@ class SceneRenderer {
     const mesh = this.meshes.get(id);
     if (!mesh || mesh.visible === visible) return;
     mesh.visible = visible;
-    this.requestRender();
+    this.refreshOverlays();
   }
 
   /** Renders now and snapshots the canvas in the same task, while the drawing buffer still holds the frame. */
@@ -255,6 +426,7 @@ class SceneRenderer {
       m.geometry.dispose();
       m.material.dispose();
     }
+    for (const g of [this.marks, this.profile, this.pinGroup, this.lineGroup]) clearGroup(g);
     this.meshes.clear();
     this.scene.clear();
     this.renderer.renderLists.dispose();
@@ -303,9 +475,15 @@ function onMessage({ data: msg }: MessageEvent<RenderRequest>): void {
     case 'visible':
       return r.setVisible(msg.id, msg.visible);
     case 'pick':
-      return scope.postMessage({ type: 'pick', reqId: msg.reqId, point: r.pick(msg.x, msg.y) });
+      return scope.postMessage({ type: 'pick', reqId: msg.reqId, ...r.pick(msg.x, msg.y) });
     case 'marks':
       return r.setMarks(msg.points);
+    case 'section':
+      return scope.postMessage({ type: 'section', ...r.setSection(msg.plane) });
+    case 'pins':
+      return r.setPins(msg.pins);
+    case 'lines':
+      return r.setLines(msg.lines);
     case 'screenshot':
       void r.screenshot().then(
         (blob) => scope.postMessage({ type: 'screenshot', reqId: msg.reqId, blob }),

@@ -36,6 +36,49 @@ export interface ModelViewerProps {
   onSnapshot?: (png: Blob, view: ViewerJaw) => void | Promise<void>;
   /** Offers "Save to case" (key viewer.saveToCase): the current frame as a PNG file, for the caller to keep. */
   onSaveScreenshot?: (png: File) => Promise<void>;
+  /** Notes pinned to the scans, numbered; shown as pins and listed under the viewer. */
+  annotations?: ViewerAnnotation[];
+  /** Offers "Annotate": a click on a scan, then a note, pins it there. */
+  onAnnotate?: (note: { modelId: string; point: Point3; text: string }) => Promise<void>;
+  onDeleteAnnotation?: (id: string) => Promise<void>;
+  /** Margin lines around prepared teeth, drawn as loops on the scans and listed under the viewer. */
+  marginLines?: ViewerMarginLine[];
+  /** Offers "Margin line" for these teeth: clicks around the preparation, then saved for the chosen tooth. */
+  marginTeeth?: { value: number; label: string }[];
+  onSaveMarginLine?: (line: { tooth: number; modelId: string; points: Point3[] }) => Promise<void>;
+  onDeleteMarginLine?: (tooth: number) => Promise<void>;
+}
+
+/** What a page lets the reader do in the viewer beyond looking: keep screenshots, pin notes, draw margin lines. */
+export type ViewerTools = Pick<
+  ModelViewerProps,
+  | 'onSaveScreenshot'
+  | 'annotations'
+  | 'onAnnotate'
+  | 'onDeleteAnnotation'
+  | 'marginLines'
+  | 'marginTeeth'
+  | 'onSaveMarginLine'
+  | 'onDeleteMarginLine'
+>;
+
+export interface ViewerAnnotation {
+  id: string;
+  modelId: string;
+  point: Point3;
+  number: number;
+  text: string;
+  /** Who pinned it (null: a former user). */
+  author?: string | null;
+}
+
+export interface ViewerMarginLine {
+  tooth: number;
+  /** The tooth as the reader numbers teeth (FDI or Universal). */
+  label: string;
+  modelId: string;
+  points: Point3[];
+  author?: string | null;
 }
 
 export interface Box3Like {
@@ -125,11 +168,42 @@ export type RenderRequest =
   | { type: 'pick'; reqId: number; x: number; y: number }
   /** Points the user marked on the scans, drawn as dots joined by a line (a measurement); empty clears them. */
   | { type: 'marks'; points: Point3[] }
+  /** Cuts the scans along a plane and draws where they cross it (the profile); null ends the section. */
+  | { type: 'section'; plane: SectionPlane | null }
+  /** Numbered pins on the scans (annotations), each shown while its model is. */
+  | { type: 'pins'; pins: ViewerPin[] }
+  /** Lines drawn on the scans (margin lines), each shown while its model is. */
+  | { type: 'lines'; lines: ViewerPolyline[] }
   | { type: 'dispose' };
 
 export type Point3 = [number, number, number];
 
+/** A cutting plane: the points p with normal · p = offset; the side the normal points to stays drawn. */
+export interface SectionPlane {
+  normal: Point3;
+  offset: number;
+}
+
+export interface ViewerPin {
+  modelId: string;
+  point: Point3;
+  label: string;
+  /** The pin the reader has chosen in the list: drawn larger and in the accent colour. */
+  active?: boolean;
+}
+
+export interface ViewerPolyline {
+  modelId: string;
+  points: Point3[];
+  /** A saved line (closed loop) or the one being drawn (open, its points marked). */
+  kind: 'saved' | 'draft';
+  active?: boolean;
+}
+
 export type RenderResponse =
   | { type: 'screenshot'; reqId: number; blob: Blob | null }
-  | { type: 'pick'; reqId: number; point: Point3 | null }
+  /** The point under the spot and the model it lies on (its id), or nulls. */
+  | { type: 'pick'; reqId: number; point: Point3 | null; modelId: string | null }
+  /** The profile of the last section: how many segments and their total length (mm). */
+  | { type: 'section'; segments: number; length: number }
   | { type: 'error'; message: string };

@@ -4,5 +4,6 @@ export { downloadGrant } from './api/downloadGrant';
 export { emptyRecycleBin } from './api/emptyRecycleBin';
 export { TreatmentTags } from './components/CaseTags';
 export { FileViewerModal, isViewable } from './components/FileViewer';
+export { toViewerAnnotations } from './lib/annotations';
 export { caseDetailPath } from './lib/paths';
 export { CASE_STATUS_COLORS } from './lib/statusColors';

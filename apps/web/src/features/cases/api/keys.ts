@@ -13,6 +13,7 @@ export const caseKeys = {
   detail: (caseCode: string) => ['cases', 'detail', caseCode] as const,
   recycle: (q: RecycleQuery) => ['cases', 'recycle', q] as const,
   export: (exportCode: string | null) => ['cases', 'export', exportCode] as const,
+  annotations: (caseCode: string) => ['cases', 'annotations', caseCode] as const,
   // Signed links: refetching one while the viewer shows it would load the model again, so only `all` reaches them.
   grant: (fileCode: string) => ['cases', 'grant', fileCode] as const,
 };

@@ -6,6 +6,7 @@ import { downloadGrant } from '../api/downloadGrant';
 import { caseKeys } from '../api/keys';
 import type { CaseFile } from '../api/types';
 import { LazyModelViewer, type ViewerModel } from './ModelViewerLazy';
+import type { ViewerTools } from '../../../components/ModelViewer';
 import { serverLink } from '../../../lib/download';
 
 function grantQuery(fileCode: string) {
@@ -69,11 +70,11 @@ function SingleMedia({ file, url }: { file: CaseFile; url: string }) {
 /** Shows one non-model file, or one or more models together in the 3D viewer. */
 export function FileViewer({
   files,
-  onSaveScreenshot,
+  tools,
 }: {
   files: CaseFile[];
-  /** Offers "Save to case" in the 3D viewer. */
-  onSaveScreenshot?: (png: File) => Promise<void>;
+  /** What the page offers in the 3D viewer (save to case, notes, margin lines). */
+  tools?: ViewerTools;
 }) {
   const { t } = useTranslation('cases');
   const { t: tc } = useTranslation('common');
@@ -120,7 +121,7 @@ export function FileViewer({
           t={(key) => tc(key)}
           height="min(65vh, calc(100vh - 240px))"
           failedText={t('file.modelLoadFailed')}
-          onSaveScreenshot={onSaveScreenshot}
+          {...tools}
         />
       </div>
     );
@@ -137,13 +138,13 @@ export function FileViewerModal({
   onClose,
   allModelsTitle,
   testId,
-  onSaveScreenshot,
+  tools,
 }: {
   files: CaseFile[] | null;
   onClose: () => void;
   allModelsTitle: string;
   testId: string;
-  onSaveScreenshot?: (png: File) => Promise<void>;
+  tools?: ViewerTools;
 }) {
   return (
     <Modal
@@ -155,9 +156,7 @@ export function FileViewerModal({
       destroyOnHidden
     >
       <div data-testid={testId}>
-        {files ? (
-          <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} onSaveScreenshot={onSaveScreenshot} />
-        ) : null}
+        {files ? <FileViewer key={files.map((f) => f.fileCode).join(',')} files={files} tools={tools} /> : null}
       </div>
     </Modal>
   );

@@ -21,6 +21,7 @@ import type { CaseDetail, CaseFile } from '../api/types';
 import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { CaseUploader } from '../components/CaseUploader';
+import { useCaseViewerTools } from '../components/useCaseViewerTools';
 import { ExportDialog } from '../components/ExportDialog';
 import { FileViewerModal, isViewable } from '../components/FileViewer';
 import { ageInYears } from '../lib/age';
@@ -90,6 +91,8 @@ export default function CaseDetailPage() {
       void qc.invalidateQueries({ queryKey: ['storage'] });
     }
   };
+
+  const viewerTools = useCaseViewerTools(id, saveScreenshot);
 
   const c = detail.data;
   const groups = useMemo(
@@ -297,7 +300,7 @@ export default function CaseDetailPage() {
         onClose={() => setViewing(null)}
         allModelsTitle={t('file.viewAllModels')}
         testId="file-viewer"
-        onSaveScreenshot={saveScreenshot}
+        tools={viewerTools}
       />
       <CaseFormModal
         open={editing}

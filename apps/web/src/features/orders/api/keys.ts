@@ -14,6 +14,8 @@ export const orderKeys = {
   details: ['orders', 'detail'] as const,
   detail: (orderCode: string) => ['orders', 'detail', orderCode] as const,
   threads: ['orders', 'messages'] as const,
+  annotations: (orderCode: string) => ['orders', 'annotations', orderCode] as const,
+  marginLines: (orderCode: string) => ['orders', 'marginLines', orderCode] as const,
   thread: (orderCode: string) => ['orders', 'messages', orderCode] as const,
   requiredFieldsAll: ['orders', 'requiredFields'] as const,
   requiredFields: (partnerCode?: string) => ['orders', 'requiredFields', partnerCode ?? ''] as const,

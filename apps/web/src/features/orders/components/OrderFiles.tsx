@@ -8,12 +8,13 @@ import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { downloadGrant, FileViewerModal, isViewable } from '../../cases';
 import type { CaseFile } from '../api/types';
+import type { ViewerTools } from '../../../components/ModelViewer';
 import { downloadUrl } from '../../../lib/download';
 import { PlainList } from './PlainList';
 import { sizeText } from '../../../lib/sizes';
 
 /** The case's scans and files as the order carries them, grouped by kind; models open in the 3D viewer. */
-export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
+export function OrderFiles({ files, tools }: { files: readonly CaseFile[]; tools?: ViewerTools }) {
   const { t } = useTranslation('orders');
   const { t: tc } = useTranslation('cases');
   const [viewing, setViewing] = useState<CaseFile[] | null>(null);
@@ -100,6 +101,7 @@ export function OrderFiles({ files }: { files: readonly CaseFile[] }) {
         onClose={() => setViewing(null)}
         allModelsTitle={tc('file.viewAllModels')}
         testId="order-file-viewer"
+        tools={tools}
       />
     </div>
   );

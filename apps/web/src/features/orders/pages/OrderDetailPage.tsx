@@ -20,6 +20,7 @@ import { orderDetailQuery } from '../api/orderDetail';
 import type { OrderDetail, OrderEvent } from '../api/types';
 import { OrderAttachments } from '../components/OrderAttachments';
 import { OrderFiles } from '../components/OrderFiles';
+import { useOrderViewerTools } from '../components/useOrderViewerTools';
 import { OrderStatusTag } from '../components/OrderStatusTag';
 import { OrderTeeth } from '../components/OrderTeeth';
 import { OrderThread } from '../components/OrderThread';
@@ -91,6 +92,12 @@ function OrderView({
     canRemake(o.status, side) &&
     can(OrderPermission.Create) &&
     o.remakes.every((r) => REMAKE_SETTLED_AGAIN.includes(r.status));
+  // Margin lines: the laboratory draws them with the permission it produces with, the clinic with the one it orders with.
+  const viewerTools = useOrderViewerTools(
+    o,
+    system,
+    can(side === 'lab' ? ORDER_ACTION_PERMISSION.ready : OrderPermission.Create),
+  );
 
   return (
     <Space
@@ -234,7 +241,7 @@ function OrderView({
               />
             </Card>
             <Card title={t('files.title', { count: o.files.length })}>
-              <OrderFiles files={o.files} />
+              <OrderFiles files={o.files} tools={viewerTools} />
             </Card>
             <Card title={t('attachment.title', { count: o.attachments.length })}>
               <OrderAttachments orderCode={o.orderCode} attachments={o.attachments} />
