@@ -131,6 +131,24 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in the module's repository; services, routes and helpers call it (docs/architecture.md). Refused: a
+    // `.query(…)` whose statement is written in place, as a string or template literal. The platform, migrations and
+    // tests are outside this pattern. No other config sets no-restricted-syntax for these files (a later one would
+    // replace this list for the files it matches: merge the selectors then).
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/modules/**/*.repository.ts', 'apps/server/src/modules/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name='query'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: "SQL belongs in the module's repository (docs/architecture.md)",
+        },
+      ],
+    },
+  },
+  {
     // The shared packages never depend on the applications.
     files: ['packages/**/*.ts'],
     rules: {

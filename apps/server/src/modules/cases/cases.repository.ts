@@ -261,6 +261,23 @@ export const casesRepository = {
   async delete(db: Queryable, caseId: number) {
     await db.query(`DELETE FROM cases WHERE id = $1`, [caseId]);
   },
+  /** Whether the dentist is one of the organization's (a case may only name its own). */
+  async hasDentist(db: Queryable, orgId: number, dentistId: number) {
+    const rows = await db.query('SELECT 1 FROM dentists WHERE id = $1 AND organization_id = $2', [dentistId, orgId]);
+    return rows.length > 0;
+  },
+  /** A live case a scanner made, with whether uploads to it are still open and how many files it has. */
+  async scanProgress(db: Queryable, orgId: number, code: string, deviceId: number) {
+    const [row] = await db.query<{ id: number; uploading: boolean; files: number }>(
+      `SELECT c.id,
+              EXISTS (SELECT 1 FROM uploads u WHERE u.case_id = c.id) AS uploading,
+              (SELECT count(*)::int FROM files f WHERE f.case_id = c.id) AS files
+         FROM cases c
+        WHERE c.organization_id = $1 AND c.code = $2 AND c.device_id = $3 AND c.deleted_at IS NULL`,
+      [orgId, code, deviceId],
+    );
+    return row;
+  },
   async idsByCodes(db: Queryable, orgId: number, codes: string[]) {
     return db.query<{ id: number; code: string; name: string; patient_name: string }>(
       `SELECT id, code, name, patient_name FROM cases WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL`,

@@ -95,11 +95,8 @@ export class CasesService {
   private async fields(orgId: number, input: CaseInput) {
     const dentistId = input.dentistId ? Number(input.dentistId) : null;
     if (dentistId) {
-      const [d] = await this.db.query('SELECT 1 FROM dentists WHERE id = $1 AND organization_id = $2', [
-        dentistId,
-        orgId,
-      ]);
-      if (!d) fail('PARAM_INVALID', { field: 'dentistId' }, { field: 'dentistId' });
+      if (!(await casesRepository.hasDentist(this.db, orgId, dentistId)))
+        fail('PARAM_INVALID', { field: 'dentistId' }, { field: 'dentistId' });
     }
     if (input.birthDate && ageInYears(input.birthDate) === null)
       fail('PARAM_INVALID', { field: 'birthDate' }, { field: 'birthDate' });
@@ -211,11 +208,7 @@ export class CasesService {
 
   /** A scanner says its scan is complete: uploaded when every file arrived, else scan completed. */
   async completeScan(orgId: number, deviceId: number, code: string) {
-    const [row] = await this.db.query<{ id: number; uploading: boolean; files: number }>(
-      `SELECT c.id, EXISTS (SELECT 1 FROM uploads u WHERE u.case_id = c.id) AS uploading, (SELECT count(*)::int FROM files f WHERE f.case_id = c.id) AS files
-         FROM cases c WHERE c.organization_id = $1 AND c.code = $2 AND c.device_id = $3 AND c.deleted_at IS NULL`,
-      [orgId, code, deviceId],
-    );
+    const row = await casesRepository.scanProgress(this.db, orgId, code, deviceId);
     if (!row) fail('NOT_FOUND');
     const to = !row.uploading && row.files > 0 ? 'uploaded' : 'scanCompleted';
     await casesRepository.setStatus(this.db, Number(row.id), ['registered', 'toBeProgressed', 'scanCompleted'], to);

@@ -5,6 +5,7 @@ import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { captchaRepository } from '../auth/sessions.repository.js';
+import { commonRepository } from './common.repository.js';
 
 const VERSION = '0.1.0';
 // The package's default export draws given text; its typings only declare the named helpers.
@@ -43,7 +44,7 @@ export function commonModule(p: Platform): Module {
   const probeDatabase = async () => {
     if (Date.now() - lastGoodProbe < PROBE_REUSE_MS) return;
     // A database failure answers 503 through the error catalogue.
-    await p.db.query('SELECT 1').catch(() => fail('SERVICE_UNAVAILABLE'));
+    await commonRepository.ping(p.db).catch(() => fail('SERVICE_UNAVAILABLE'));
     lastGoodProbe = Date.now();
   };
   return {

@@ -9,21 +9,9 @@ import type { Jobs } from '../../platform/jobs.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { FileLinks } from '../files/files.service.js';
 import { casesRepository } from '../cases/cases.repository.js';
+import { exportsRepository } from './exports.repository.js';
 
 const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
-
-interface ExportRow {
-  id: number;
-  code: string;
-  organization_id: number;
-  case_ids: string[];
-  types: string[];
-  status: number;
-  progress: number;
-  storage_key: string | null;
-  size: string | null;
-  created_at: Date;
-}
 
 /** Names inside the zip: readable, unique, and free of anything a file system would trip on. */
 function safeSegment(s: string) {
@@ -58,21 +46,21 @@ export class ExportsService {
     const code = newCode('x');
     // The export and the job that packs it exist together or not at all.
     await this.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO exports (code, organization_id, user_id, case_ids, types) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [code, orgId, userId, cases.map((c) => Number(c.id)), [...new Set(types)]],
-      );
-      await this.jobs.enqueue('packExport', { exportId: Number(row!.id) }, tx);
+      const exportId = await exportsRepository.insert(tx, {
+        code,
+        orgId,
+        userId,
+        caseIds: cases.map((c) => Number(c.id)),
+        types: [...new Set(types)],
+      });
+      await this.jobs.enqueue('packExport', { exportId }, tx);
     });
     this.jobs.wakeUp();
     return this.status(orgId, code);
   }
 
   async status(orgId: number, code: string) {
-    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE organization_id = $1 AND code = $2', [
-      orgId,
-      code,
-    ]);
+    const row = await exportsRepository.find(this.db, orgId, code);
     if (!row) fail('NOT_FOUND');
     let downloadUrl: string | null = null;
     if (row.status === ExportStatus.Success) {
@@ -91,7 +79,7 @@ export class ExportsService {
 
   async openByLink(code: string, exp: number, sig: string) {
     this.links.check('download', code, exp, sig);
-    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE code = $1 AND status = 1', [code]);
+    const row = await exportsRepository.findPacked(this.db, code);
     if (!row?.storage_key) fail('INVALID_LINK');
     return { stream: await this.store.read(row.storage_key), size: Number(row.size), name: `export-${row.code}.zip` };
   }
@@ -102,43 +90,19 @@ export class ExportsService {
     progress: number,
     extra: { key?: string; size?: number; error?: string } = {},
   ) {
-    await this.db.query(
-      `UPDATE exports SET status = $2::smallint, progress = $3, storage_key = COALESCE($4, storage_key), size = COALESCE($5, size), error = $6,
-              finished_at = CASE WHEN $2::smallint IN (1, 2, 3, 4) THEN now() ELSE finished_at END WHERE id = $1`,
-      [id, status, progress, extra.key ?? null, extra.size ?? null, extra.error ?? null],
-    );
+    await exportsRepository.setState(this.db, id, status, progress, {
+      key: extra.key ?? null,
+      size: extra.size ?? null,
+      error: extra.error ?? null,
+    });
   }
 
   async pack(exportId: number) {
-    const [row] = await this.db.query<ExportRow>('SELECT * FROM exports WHERE id = $1', [exportId]);
+    const row = await exportsRepository.findById(this.db, exportId);
     if (!row || row.status === ExportStatus.Success) return;
     const caseIds = row.case_ids.map(Number);
-    const cases = await this.db.query<{
-      id: number;
-      code: string;
-      name: string;
-      patient_name: string;
-      patient_id: string | null;
-      birth_date: string | null;
-      scan_date: Date | null;
-      dentist: string | null;
-      treatments: string[];
-      memo: string | null;
-    }>(
-      `SELECT c.id, c.code, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.scan_date, d.name AS dentist, c.treatments, c.memo
-         FROM cases c LEFT JOIN dentists d ON d.id = c.dentist_id WHERE c.id = ANY ($1::bigint[]) AND c.deleted_at IS NULL ORDER BY c.id`,
-      [caseIds],
-    );
-    const files = await this.db.query<{
-      case_id: number;
-      name: string;
-      format: string;
-      size: string;
-      storage_key: string;
-    }>(
-      `SELECT case_id, name, format, size, storage_key FROM files WHERE case_id = ANY ($1::bigint[]) ORDER BY case_id, id`,
-      [caseIds],
-    );
+    const cases = await exportsRepository.cases(this.db, caseIds);
+    const files = await exportsRepository.files(this.db, caseIds);
     const chosen = files.filter((f) => row.types.includes(f.format));
     if (!files.length) return this.setState(exportId, ExportStatus.NoFile, 100);
     if (!chosen.length) return this.setState(exportId, ExportStatus.NoRequiredFile, 100);
@@ -187,12 +151,7 @@ export class ExportsService {
                 if (pct >= reported + 5) {
                   reported = pct;
                   // Only while still packing: a late progress write must never undo the final status.
-                  void this.db
-                    .query('UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2', [
-                      exportId,
-                      pct,
-                    ])
-                    .catch(() => undefined);
+                  void exportsRepository.setProgress(this.db, exportId, pct).catch(() => undefined);
                 }
               });
               cb(null, stream);

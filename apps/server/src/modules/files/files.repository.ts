@@ -1,3 +1,4 @@
+import type { FileFormat } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export interface FileRow {
@@ -42,6 +43,24 @@ export const filesRepository = {
   },
   async findByCode(db: Queryable, code: string) {
     const [row] = await db.query<FileRow>(`SELECT * FROM files WHERE code = $1`, [code]);
+    return row;
+  },
+  /** Whether the organization has a live case (not in the recycle bin) by this code. */
+  async caseIsLive(db: Queryable, orgId: number, caseCode: string) {
+    const rows = await db.query(
+      `SELECT 1
+         FROM cases
+        WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL`,
+      [orgId, caseCode],
+    );
+    return rows.length > 0;
+  },
+  /** What the viewer version's preparation reads of a file. */
+  async forPreparation(db: Queryable, fileId: number) {
+    const [row] = await db.query<{ id: number; code: string; format: string; size: string; storage_key: string }>(
+      'SELECT id, code, format, size, storage_key FROM files WHERE id = $1',
+      [fileId],
+    );
     return row;
   },
   /** Adds the file and its bytes to the organization's usage, in one transaction with the caller. */
@@ -141,6 +160,53 @@ export const filesRepository = {
 };
 
 export const storageRepository = {
+  /** The organization's stored bytes and file count per kind of file. */
+  async byKind(db: Queryable, orgId: number) {
+    return db.query<{ kind: string; bytes: string; count: number }>(
+      `SELECT kind, sum(size) AS bytes, count(*)::int AS count
+         FROM files
+        WHERE organization_id = $1
+        GROUP BY kind
+        ORDER BY kind`,
+      [orgId],
+    );
+  },
+  /** The bytes of the organization's files whose cases are in the recycle bin. */
+  async binnedBytes(db: Queryable, orgId: number) {
+    const [row] = await db.query<{ bytes: string }>(
+      `SELECT COALESCE(sum(f.size), 0) AS bytes
+         FROM files f
+         JOIN cases c ON c.id = f.case_id
+        WHERE f.organization_id = $1 AND c.deleted_at IS NOT NULL`,
+      [orgId],
+    );
+    return row!;
+  },
+  /** The organization's ten largest live cases by the bytes of their files. */
+  async largestCases(db: Queryable, orgId: number) {
+    return db.query<{ code: string; name: string; patient_name: string; size: string }>(
+      `SELECT c.code, c.name, c.patient_name, sum(f.size) AS size
+         FROM files f
+         JOIN cases c ON c.id = f.case_id
+        WHERE f.organization_id = $1 AND c.deleted_at IS NULL
+        GROUP BY c.id
+        ORDER BY sum(f.size) DESC
+        LIMIT 10`,
+      [orgId],
+    );
+  },
+  /** The organization's ten largest files of live cases. */
+  async largestFiles(db: Queryable, orgId: number) {
+    return db.query<{ code: string; case_code: string; name: string; size: string }>(
+      `SELECT f.code, c.code AS case_code, f.name, f.size
+         FROM files f
+         JOIN cases c ON c.id = f.case_id
+        WHERE f.organization_id = $1 AND c.deleted_at IS NULL
+        ORDER BY f.size DESC
+        LIMIT 10`,
+      [orgId],
+    );
+  },
   async add(db: Queryable, orgId: number, bytes: number) {
     await db.query(
       `INSERT INTO storage_accounts (organization_id, used_bytes) VALUES ($1, GREATEST($2, 0))
@@ -179,6 +245,96 @@ export interface UploadState {
 }
 
 export const uploadsRepository = {
+  /** A live case of the organization that an upload may go to. */
+  async liveCase(db: Queryable, orgId: number, caseCode: string) {
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM cases WHERE code = $1 AND organization_id = $2 AND deleted_at IS NULL',
+      [caseCode, orgId],
+    );
+    return row;
+  },
+  /** The case's files and unfinished uploads together, against the limit of files per case. */
+  async countOfCase(db: Queryable, caseId: number) {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM files WHERE case_id = $1) + (SELECT count(*) FROM uploads WHERE case_id = $1) AS n`,
+      [caseId],
+    );
+    return Number(row!.n);
+  },
+  /** An unfinished upload, which reserves its bytes until it is finished or discarded. */
+  async insert(
+    db: Queryable,
+    u: {
+      id: string;
+      orgId: number;
+      caseId: number;
+      userId: number | null;
+      deviceId: number | null;
+      name: string;
+      format: string;
+      jaw: string | null;
+      size: number;
+      createdAt: Date;
+    },
+  ) {
+    await db.query(
+      `INSERT INTO uploads (id, organization_id, case_id, user_id, device_id, name, format, jaw, size, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [u.id, u.orgId, u.caseId, u.userId, u.deviceId, u.name, u.format, u.jaw, u.size, u.createdAt],
+    );
+  },
+  /** An unfinished upload, as finishing it needs it. */
+  async pending(db: Queryable, id: string) {
+    const [row] = await db.query<{
+      organization_id: number;
+      case_id: number;
+      name: string;
+      format: FileFormat;
+      jaw: string | null;
+      size: string;
+      created_at: Date;
+    }>('SELECT organization_id, case_id, name, format, jaw, size, created_at FROM uploads WHERE id = $1', [id]);
+    return row;
+  },
+  /** What the content check of an upload's first bytes needs: its format and declared size. */
+  async formatAndSize(db: Queryable, id: string) {
+    const [row] = await db.query<{ format: FileFormat; size: string }>(
+      'SELECT format, size FROM uploads WHERE id = $1',
+      [id],
+    );
+    return row;
+  },
+  async delete(db: Queryable, id: string) {
+    await db.query('DELETE FROM uploads WHERE id = $1', [id]);
+  },
+  /** Deletes the unfinished upload to finish it; false when another finish claimed it first. */
+  async claim(db: Queryable, id: string) {
+    const rows = await db.query('DELETE FROM uploads WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  },
+  /** Unfinished uploads created longer ago than their expiry. */
+  async expired(db: Queryable, olderThanHours: number) {
+    return db.query<{ id: string }>(`SELECT id FROM uploads WHERE created_at < now() - make_interval(hours => $1)`, [
+      olderThanHours,
+    ]);
+  },
+  /** A registered case whose first upload starts is to be progressed. */
+  async markCaseUploading(db: Queryable, caseId: number) {
+    await db.query(
+      `UPDATE cases SET status = 'toBeProgressed', updated_at = now()
+        WHERE id = $1 AND status = 'registered'`,
+      [caseId],
+    );
+  },
+  /** A case whose last unfinished upload finished is uploaded (unless it has moved past scanning). */
+  async markCaseUploaded(db: Queryable, caseId: number) {
+    await db.query(
+      `UPDATE cases SET status = 'uploaded', updated_at = now()
+        WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
+          AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
+      [caseId],
+    );
+  },
   async state(db: Queryable, id: string): Promise<UploadState | null> {
     const [row] = await db.query<{
       organization_id: number;

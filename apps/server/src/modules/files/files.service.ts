@@ -43,11 +43,7 @@ export class FilesService {
   }
 
   async assertCase(orgId: number, caseCode: string) {
-    const [row] = await this.db.query(
-      'SELECT 1 FROM cases WHERE organization_id = $1 AND code = $2 AND deleted_at IS NULL',
-      [orgId, caseCode],
-    );
-    if (!row) fail('NOT_FOUND');
+    if (!(await filesRepository.caseIsLive(this.db, orgId, caseCode))) fail('NOT_FOUND');
   }
 
   /** A grant to download the original (pre-signed on S3, signed route otherwise) and to load the viewer version. */
@@ -125,28 +121,14 @@ export class FilesService {
 
   async usage(orgId: number) {
     const u = await storageRepository.usage(this.db, orgId);
-    const byKind = await this.db.query<{ kind: string; bytes: string; count: number }>(
-      `SELECT kind, sum(size) AS bytes, count(*)::int AS count FROM files WHERE organization_id = $1 GROUP BY kind ORDER BY kind`,
-      [orgId],
-    );
-    const [bin] = await this.db.query<{ bytes: string }>(
-      `SELECT COALESCE(sum(f.size), 0) AS bytes FROM files f JOIN cases c ON c.id = f.case_id WHERE f.organization_id = $1 AND c.deleted_at IS NOT NULL`,
-      [orgId],
-    );
-    const largestCases = await this.db.query<{ code: string; name: string; patient_name: string; size: string }>(
-      `SELECT c.code, c.name, c.patient_name, sum(f.size) AS size FROM files f JOIN cases c ON c.id = f.case_id
-        WHERE f.organization_id = $1 AND c.deleted_at IS NULL GROUP BY c.id ORDER BY sum(f.size) DESC LIMIT 10`,
-      [orgId],
-    );
-    const largestFiles = await this.db.query<{ code: string; case_code: string; name: string; size: string }>(
-      `SELECT f.code, c.code AS case_code, f.name, f.size FROM files f JOIN cases c ON c.id = f.case_id
-        WHERE f.organization_id = $1 AND c.deleted_at IS NULL ORDER BY f.size DESC LIMIT 10`,
-      [orgId],
-    );
+    const byKind = await storageRepository.byKind(this.db, orgId);
+    const bin = await storageRepository.binnedBytes(this.db, orgId);
+    const largestCases = await storageRepository.largestCases(this.db, orgId);
+    const largestFiles = await storageRepository.largestFiles(this.db, orgId);
     return {
       usedBytes: u.used,
       quotaBytes: u.quota ?? this.config.uploads.defaultQuotaBytes,
-      recycleBinBytes: Number(bin!.bytes),
+      recycleBinBytes: Number(bin.bytes),
       byKind: byKind.map((k) => ({ kind: k.kind as 'model', bytes: Number(k.bytes), count: k.count })),
       largestCases: largestCases.map((c) => ({
         caseCode: c.code,

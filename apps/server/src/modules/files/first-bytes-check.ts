@@ -4,6 +4,7 @@ import type { FileFormat } from '@portal/contracts';
 import type { Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { contentVerdict, SNIFF_BYTES } from './content-check.js';
+import { uploadsRepository } from './files.repository.js';
 
 /**
  * The content check on an upload's first bytes, as they arrive: a file that is not what its name says is refused
@@ -15,10 +16,7 @@ import { contentVerdict, SNIFF_BYTES } from './content-check.js';
 export function checkFirstBytes(datastore: DataStore, db: Db): DataStore {
   const write = async (stream: Readable, id: string, offset: number) => {
     if (offset !== 0) return datastore.write(stream, id, offset);
-    const [upload] = await db.query<{ format: FileFormat; size: string }>(
-      'SELECT format, size FROM uploads WHERE id = $1',
-      [id],
-    );
+    const upload = await uploadsRepository.formatAndSize(db, id);
     if (!upload) return datastore.write(stream, id, offset);
     const head = new HeadCheck(upload.format, Number(upload.size));
     // pipe, not pipeline: a refusal must not destroy the request's stream (tus answers on it); it stops
@@ -32,7 +30,7 @@ export function checkFirstBytes(datastore: DataStore, db: Db): DataStore {
     } catch (err) {
       if (!head.refused) throw err;
       await datastore.remove(id).catch(() => undefined);
-      await db.query('DELETE FROM uploads WHERE id = $1', [id]);
+      await uploadsRepository.delete(db, id);
       throw new AppError('FILE_CONTENT_MISMATCH', { format: upload.format.toUpperCase() });
     }
   };

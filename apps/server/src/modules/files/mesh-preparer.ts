@@ -67,10 +67,7 @@ export class MeshPreparer {
   }
 
   async prepare(fileId: number) {
-    const [file] = await this.db.query<{ id: number; code: string; format: string; size: string; storage_key: string }>(
-      'SELECT id, code, format, size, storage_key FROM files WHERE id = $1',
-      [fileId],
-    );
+    const file = await filesRepository.forPreparation(this.db, fileId);
     if (!file) return;
     if (Number(file.size) > MAX_PREPARE_BYTES) {
       await filesRepository.setViewer(this.db, fileId, 'failed');

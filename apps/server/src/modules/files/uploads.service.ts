@@ -56,7 +56,7 @@ export class UploadsService {
       stagingDir: join(config.dataDir, 'upload-chunks'),
       state: (id) => uploadsRepository.state(this.db, id),
       terminated: async (id) => {
-        await this.db.query('DELETE FROM uploads WHERE id = $1', [id]);
+        await uploadsRepository.delete(this.db, id);
       },
       // Told when every byte is stored but the upload was never finished (its process stopped in between).
       complete: (upload) => this.complete(upload, 'en'),
@@ -158,41 +158,28 @@ export class UploadsService {
     if (caseCode.length > 64 || hasUnsafeText(caseCode)) this.refuse('PARAM_INVALID', lang, { field: 'caseCode' });
 
     await this.db.transaction(async (tx) => {
-      const [found] = await tx.query<{ id: number }>(
-        'SELECT id FROM cases WHERE code = $1 AND organization_id = $2 AND deleted_at IS NULL',
-        [caseCode, uploader.organizationId],
-      );
+      const found = await uploadsRepository.liveCase(tx, uploader.organizationId, caseCode);
       if (!found || (uploader.onlyCase && uploader.onlyCase !== meta.caseCode)) this.refuse('NOT_FOUND', lang);
       await storageRepository.lock(tx, uploader.organizationId);
-      const [counts] = await tx.query<{ n: number }>(
-        'SELECT (SELECT count(*) FROM files WHERE case_id = $1) + (SELECT count(*) FROM uploads WHERE case_id = $1) AS n',
-        [found.id],
-      );
-      if (Number(counts!.n) >= this.config.uploads.maxFilesPerCase)
+      if ((await uploadsRepository.countOfCase(tx, found.id)) >= this.config.uploads.maxFilesPerCase)
         this.refuse('TOO_MANY_FILES', lang, { count: this.config.uploads.maxFilesPerCase });
       const usage = await storageRepository.usage(tx, uploader.organizationId);
       const quota = usage.quota ?? this.config.uploads.defaultQuotaBytes;
       if (usage.used + usage.reserved + size > quota) this.refuse('INSUFFICIENT_STORAGE', lang);
       // Created when tus made the upload, so the expiry tus announces and the one applied here agree.
-      await tx.query(
-        `INSERT INTO uploads (id, organization_id, case_id, user_id, device_id, name, format, jaw, size, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          upload.id,
-          uploader.organizationId,
-          found.id,
-          uploader.userId,
-          uploader.deviceId,
-          name,
-          format,
-          jaw,
-          size,
-          new Date(upload.creation_date!),
-        ],
-      );
-      await tx.query(
-        `UPDATE cases SET status = 'toBeProgressed', updated_at = now() WHERE id = $1 AND status = 'registered'`,
-        [found.id],
-      );
+      await uploadsRepository.insert(tx, {
+        id: upload.id,
+        orgId: uploader.organizationId,
+        caseId: found.id,
+        userId: uploader.userId,
+        deviceId: uploader.deviceId,
+        name,
+        format,
+        jaw,
+        size,
+        createdAt: new Date(upload.creation_date!),
+      });
+      await uploadsRepository.markCaseUploading(tx, found.id);
     });
     this.callers.get(req)!.created = upload.id;
     return { metadata: { ...meta, filename: name } };
@@ -208,15 +195,7 @@ export class UploadsService {
    * version. Run again on an upload already finished, it answers the same success.
    */
   private async complete(upload: Upload, lang: string) {
-    const [pending] = await this.db.query<{
-      organization_id: number;
-      case_id: number;
-      name: string;
-      format: FileFormat;
-      jaw: string | null;
-      size: string;
-      created_at: Date;
-    }>('SELECT organization_id, case_id, name, format, jaw, size, created_at FROM uploads WHERE id = $1', [upload.id]);
+    const pending = await uploadsRepository.pending(this.db, upload.id);
     if (!pending) {
       // The final PATCH again, from a client that lost its answer: the same success.
       if ((await uploadsRepository.state(this.db, upload.id))?.finished) return {};
@@ -240,8 +219,7 @@ export class UploadsService {
       // One finish at a time per organization (the quota's lock, taken first as creation does), so two uploads of
       // the same bytes cannot both become files; the upload row is claimed once.
       await storageRepository.lock(tx, orgId);
-      const claimed = await tx.query('DELETE FROM uploads WHERE id = $1 RETURNING id', [upload.id]);
-      if (!claimed.length) return null;
+      if (!(await uploadsRepository.claim(tx, upload.id))) return null;
       const same = await filesRepository.findSameContent(tx, caseId, size, sha256);
       const fileId =
         same ??
@@ -267,11 +245,7 @@ export class UploadsService {
         metadata: upload.metadata,
         createdAt: new Date(pending.created_at),
       });
-      await tx.query(
-        `UPDATE cases SET status = 'uploaded', updated_at = now() WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
-            AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
-        [caseId],
-      );
+      await uploadsRepository.markCaseUploaded(tx, caseId);
       // The case already holds these bytes: the upload answers as that file, its own copy goes.
       if (same !== undefined) await this.blobs.list(tx, [key]);
       else if (prepare) await this.models.queue(tx, fileId);
@@ -286,7 +260,7 @@ export class UploadsService {
   async discard(uploadId: string) {
     const key = this.store.uploadKey(uploadId);
     await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM uploads WHERE id = $1', [uploadId]);
+      await uploadsRepository.delete(tx, uploadId);
       await this.blobs.list(tx, [key]);
     });
     await this.uploadStore.discard(uploadId);
@@ -298,10 +272,7 @@ export class UploadsService {
    * chunks staged by a process that stopped mid-request go too.
    */
   async discardAbandoned() {
-    const rows = await this.db.query<{ id: string }>(
-      `SELECT id FROM uploads WHERE created_at < now() - make_interval(hours => $1)`,
-      [UPLOAD_EXPIRY_HOURS],
-    );
+    const rows = await uploadsRepository.expired(this.db, UPLOAD_EXPIRY_HOURS);
     for (const r of rows) await this.discard(r.id);
     await uploadsRepository.forgetFinished(this.db, UPLOAD_EXPIRY_HOURS);
     await this.uploadStore.sweepStaging(UPLOAD_EXPIRY_HOURS * 3_600_000);

@@ -8,25 +8,12 @@ import type { BlobStore } from '../../platform/storage.js';
 import { cleanFileName, contentMatches, formatOfName, SNIFF_BYTES } from '../files/content-check.js';
 import { storageRepository } from '../files/files.repository.js';
 import type { FileLinks } from '../files/files.service.js';
+import { attachmentsRepository, type AttachmentRow } from './orders.repository.js';
 
 /** Attachments are small documents (photos, pdf, a model); scans belong to the case. */
 export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 export const ATTACHMENTS_PER_REQUEST = 10;
 const ACCEPTED = new Set<string>(FILE_FORMATS.filter((f) => f !== 'a3d' && f !== 'svg'));
-
-interface AttachmentRow {
-  id: number;
-  code: string;
-  order_id: number;
-  organization_id: number;
-  message_id: number | null;
-  name: string;
-  format: string;
-  size: string;
-  storage_key: string;
-  created_at: Date;
-  organization_name: string;
-}
 
 export function toAttachment(r: AttachmentRow, viewerOrgId: number): OrderAttachment {
   return {
@@ -40,8 +27,6 @@ export function toAttachment(r: AttachmentRow, viewerOrgId: number): OrderAttach
   };
 }
 
-const SELECT = `SELECT a.*, og.name AS organization_name FROM order_attachments a JOIN organizations og ON og.id = a.organization_id`;
-
 /** Files either side attaches to an order: checked by content, counted against the uploader's storage. */
 export class OrderAttachments {
   constructor(
@@ -54,11 +39,11 @@ export class OrderAttachments {
   ) {}
 
   listByOrder(db: Queryable, orderId: number) {
-    return db.query<AttachmentRow>(`${SELECT} WHERE a.order_id = $1 ORDER BY a.id`, [orderId]);
+    return attachmentsRepository.listByOrder(db, orderId);
   }
 
   listByMessages(db: Queryable, messageIds: number[]) {
-    return db.query<AttachmentRow>(`${SELECT} WHERE a.message_id = ANY ($1::bigint[]) ORDER BY a.id`, [messageIds]);
+    return attachmentsRepository.listByMessages(db, messageIds);
   }
 
   /** A batch of files for one request: staged one by one, then committed together or not at all. */
@@ -69,20 +54,13 @@ export class OrderAttachments {
   /** Binds attachments the sender uploaded to the order to a new message. */
   async bindToMessage(tx: Queryable, orderId: number, orgId: number, messageId: number, codes: string[]) {
     if (codes.length === 0) return;
-    const bound = await tx.query(
-      `UPDATE order_attachments SET message_id = $4 WHERE order_id = $1 AND organization_id = $2 AND code = ANY ($3::text[]) AND message_id IS NULL RETURNING id`,
-      [orderId, orgId, [...new Set(codes)], messageId],
-    );
-    if (bound.length !== new Set(codes).size) fail('NOT_FOUND');
+    const bound = await attachmentsRepository.bindToMessage(tx, orderId, orgId, [...new Set(codes)], messageId);
+    if (bound !== new Set(codes).size) fail('NOT_FOUND');
   }
 
   /** A signed, expiring download link for an attachment of an order the caller may see. */
   async link(viewer: { orgId: number }, attachmentCode: string) {
-    const [row] = await this.db.query<{ code: string; name: string; storage_key: string }>(
-      `SELECT a.code, a.name, a.storage_key FROM order_attachments a JOIN orders o ON o.id = a.order_id
-        WHERE a.code = $1 AND (o.clinic_organization_id = $2 OR o.lab_organization_id = $2)`,
-      [attachmentCode, viewer.orgId],
-    );
+    const row = await attachmentsRepository.findForParty(this.db, viewer.orgId, attachmentCode);
     if (!row) fail('NOT_FOUND');
     const signed = this.links.sign('attachment', row.code, this.ttlSeconds);
     const url =
@@ -93,10 +71,7 @@ export class OrderAttachments {
 
   async openByLink(code: string, exp: number, sig: string) {
     this.links.check('attachment', code, exp, sig);
-    const [row] = await this.db.query<{ name: string; format: string; size: string; storage_key: string }>(
-      'SELECT name, format, size, storage_key FROM order_attachments WHERE code = $1',
-      [code],
-    );
+    const row = await attachmentsRepository.findByCode(this.db, code);
     if (!row) fail('INVALID_LINK');
     return {
       name: row.name,
@@ -163,16 +138,21 @@ export class AttachmentBatch {
       if (usage.used + usage.reserved + total > (usage.quota ?? this.defaultQuotaBytes)) fail('INSUFFICIENT_STORAGE');
       const ids: number[] = [];
       for (const f of this.staged) {
-        const [row] = await tx.query<{ id: number }>(
-          `INSERT INTO order_attachments (code, order_id, organization_id, user_id, name, format, size, storage_key)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           RETURNING id`,
-          [f.code, orderId, this.orgId, this.userId, f.name, f.format, f.size, f.key],
+        ids.push(
+          await attachmentsRepository.insert(tx, {
+            code: f.code,
+            orderId,
+            orgId: this.orgId,
+            userId: this.userId,
+            name: f.name,
+            format: f.format,
+            size: f.size,
+            storageKey: f.key,
+          }),
         );
-        ids.push(Number(row!.id));
       }
       await storageRepository.add(tx, this.orgId, total);
-      const saved = await tx.query<AttachmentRow>(`${SELECT} WHERE a.id = ANY ($1::bigint[]) ORDER BY a.id`, [ids]);
+      const saved = await attachmentsRepository.listByIds(tx, ids);
       return saved.map((r) => toAttachment(r, this.orgId));
     });
   }

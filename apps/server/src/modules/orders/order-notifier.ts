@@ -4,6 +4,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import type { Mailer, MailMessage, StoredMail } from '../../platform/mail.js';
 import { OutboxSmsSender, type SmsSender } from '../../platform/sms.js';
 import { t } from '../../platform/i18n.js';
+import { noticesRepository, type NoticeMailRow, type NoticeOrder } from './orders.repository.js';
 
 /** What a notification or mail is about; the text comes from the `notice` namespace in the reader's language. */
 export type OrderNotice =
@@ -22,14 +23,6 @@ export type OrderNotice =
 /** Mails list at most this many orders; a batch of 500 shipped orders is one mail per recipient, not 500. */
 const MAIL_LIST_MAX = 20;
 
-interface NoticeOrder {
-  code: string;
-  case_name: string;
-  clinic_name: string;
-  lab_name: string;
-  tracking_number: string | null;
-}
-
 /** The words of a notice about one order, in a language. */
 export function renderNotice(lang: string, event: string, o: NoticeOrder, params: Record<string, string>) {
   const p = {
@@ -42,18 +35,6 @@ export function renderNotice(lang: string, event: string, o: NoticeOrder, params
   };
   return { title: t(lang, `notice:${event}.title`, p), content: t(lang, `notice:${event}.content`, p) };
 }
-
-/** One recipient's rows of a batch, as the mail about them needs them. */
-type MailRow = NoticeOrder & {
-  event: OrderNotice;
-  params: Record<string, string> | string;
-  email: string;
-  display_name: string;
-  language: string;
-  recipient_is_lab: boolean;
-  share_patient_name: boolean;
-  patient_name: string;
-};
 
 /**
  * Tells the other side of an order what happened: a notification per active user (message types 2 and 5), one
@@ -84,33 +65,16 @@ export class OrderNotifier {
     mailBatch: string | null = null,
   ) {
     if (orderIds.length === 0) return;
-    await db.query(
-      `INSERT INTO notifications (user_id, msg_type, order_id, event, params, mail_batch)
-       SELECT u.id, $2, o.id, $3, $4::jsonb, CASE WHEN u.receive_email THEN $6::uuid END
-         FROM orders o
-         JOIN users u ON u.organization_id = CASE WHEN o.clinic_organization_id = $5 THEN o.lab_organization_id
-                                                  ELSE o.clinic_organization_id END
-        WHERE o.id = ANY ($1::bigint[]) AND u.status = 1`,
-      [
-        orderIds,
-        event === 'message' ? MSG_TYPES.orderMessage : MSG_TYPES.workOrder,
-        event,
-        JSON.stringify(params),
-        actorOrgId,
-        mailBatch,
-      ],
-    );
+    await noticesRepository.insertNotifications(db, {
+      orderIds,
+      msgType: event === 'message' ? MSG_TYPES.orderMessage : MSG_TYPES.workOrder,
+      event,
+      params,
+      actorOrgId,
+      mailBatch,
+    });
     if (mailBatch) {
-      await db.query(
-        `INSERT INTO contact_order_notices (contact_id, order_id, event, params, mail_batch)
-         SELECT c.id, o.id, $2, $3::jsonb, $5::uuid
-           FROM orders o
-           JOIN company_contacts c ON c.organization_id = CASE WHEN o.clinic_organization_id = $4
-                                                                THEN o.lab_organization_id
-                                                                ELSE o.clinic_organization_id END
-          WHERE o.id = ANY ($1::bigint[]) AND c.verified_at IS NOT NULL`,
-        [orderIds, event, JSON.stringify(params), actorOrgId, mailBatch],
-      );
+      await noticesRepository.insertContactNotices(db, { orderIds, event, params, actorOrgId, mailBatch });
     }
     await this.textMessages(db, orderIds, event, actorOrgId, params);
   }
@@ -123,19 +87,7 @@ export class OrderNotifier {
     actorOrgId: number,
     params: Record<string, string>,
   ) {
-    const rows = await db.query<NoticeOrder & { user_id: number; phone: string; language: string }>(
-      `SELECT u.id AS user_id, u.phone, u.language, o.code, o.tracking_number, c.name AS case_name,
-              co.name AS clinic_name, lo.name AS lab_name
-         FROM orders o
-         JOIN cases c ON c.id = o.case_id
-         JOIN organizations co ON co.id = o.clinic_organization_id
-         JOIN organizations lo ON lo.id = o.lab_organization_id
-         JOIN users u ON u.organization_id = CASE WHEN o.clinic_organization_id = $2 THEN o.lab_organization_id
-                                                  ELSE o.clinic_organization_id END
-        WHERE o.id = ANY ($1::bigint[]) AND u.status = 1 AND u.msg_receive_type = 'sms' AND u.phone IS NOT NULL
-        ORDER BY u.id, o.id`,
-      [orderIds, actorOrgId],
-    );
+    const rows = await noticesRepository.textRecipients(db, orderIds, actorOrgId);
     const byUser = groupBy(rows, (r) => r.user_id);
     for (const orders of byUser.values()) {
       const first = orders[0]!;
@@ -155,17 +107,7 @@ export class OrderNotifier {
 
   /** Mails the batches a crash or a failure left behind (run every minute by the server process). */
   async mailLeftBehind(olderThanSeconds = 60): Promise<number> {
-    const batches = await this.db.query<{ mail_batch: string }>(
-      `SELECT mail_batch
-         FROM notifications
-        WHERE mail_batch IS NOT NULL AND created_at < now() - make_interval(secs => $1)
-        UNION
-       SELECT mail_batch
-         FROM contact_order_notices
-        WHERE created_at < now() - make_interval(secs => $1)
-        LIMIT 100`,
-      [olderThanSeconds],
-    );
+    const batches = await noticesRepository.batchesLeftBehind(this.db, olderThanSeconds);
     for (const b of batches) await this.sendBatch(b.mail_batch);
     return batches.length;
   }
@@ -173,41 +115,8 @@ export class OrderNotifier {
   private async sendBatch(batch: string) {
     const stored = await this.db.transaction(async (tx) => {
       // SKIP LOCKED: a batch being mailed by this or another process is left to it.
-      const rows = await tx.query<MailRow & { id: number; user_id: number }>(
-        `SELECT n.id, n.event, n.params, u.id AS user_id, u.email, u.display_name, u.language,
-                u.organization_id = o.lab_organization_id AS recipient_is_lab,
-                o.code, o.tracking_number, o.share_patient_name, c.name AS case_name, c.patient_name,
-                co.name AS clinic_name, lo.name AS lab_name
-           FROM notifications n
-           JOIN users u ON u.id = n.user_id
-           JOIN orders o ON o.id = n.order_id
-           JOIN cases c ON c.id = o.case_id
-           JOIN organizations co ON co.id = o.clinic_organization_id
-           JOIN organizations lo ON lo.id = o.lab_organization_id
-          WHERE n.mail_batch = $1
-          ORDER BY u.id, o.id
-            FOR UPDATE OF n SKIP LOCKED`,
-        [batch],
-      );
-      // A contact is mailed in the language of the organization that added it (a deleted one took its rows along).
-      const contactRows = await tx.query<MailRow & { id: number; contact_id: number; organization_name: string }>(
-        `SELECT n.id, n.event, n.params, ct.id AS contact_id, ct.email, ct.user_name AS display_name,
-                og.language, og.name AS organization_name,
-                ct.organization_id = o.lab_organization_id AS recipient_is_lab,
-                o.code, o.tracking_number, o.share_patient_name, c.name AS case_name, c.patient_name,
-                co.name AS clinic_name, lo.name AS lab_name
-           FROM contact_order_notices n
-           JOIN company_contacts ct ON ct.id = n.contact_id
-           JOIN organizations og ON og.id = ct.organization_id
-           JOIN orders o ON o.id = n.order_id
-           JOIN cases c ON c.id = o.case_id
-           JOIN organizations co ON co.id = o.clinic_organization_id
-           JOIN organizations lo ON lo.id = o.lab_organization_id
-          WHERE n.mail_batch = $1
-          ORDER BY ct.id, o.id
-            FOR UPDATE OF n SKIP LOCKED`,
-        [batch],
-      );
+      const rows = await noticesRepository.lockBatchNotifications(tx, batch);
+      const contactRows = await noticesRepository.lockBatchContactNotices(tx, batch);
       const mails: StoredMail[] = [];
       for (const orders of groupBy(rows, (r) => r.user_id).values())
         mails.push(await this.mailer.store(tx, this.mailFor(orders, 'orderEvent.settings')));
@@ -216,20 +125,26 @@ export class OrderNotifier {
         mails.push(await this.mailer.store(tx, this.mailFor(orders, 'orderEvent.contactSettings', { organization })));
       }
       if (rows.length > 0)
-        await tx.query(`UPDATE notifications SET mail_batch = NULL WHERE id = ANY ($1::bigint[])`, [
+        await noticesRepository.clearMailBatch(
+          tx,
           rows.map((r) => r.id),
-        ]);
+        );
       if (contactRows.length > 0)
-        await tx.query(`DELETE FROM contact_order_notices WHERE id = ANY ($1::bigint[])`, [
+        await noticesRepository.deleteContactNotices(
+          tx,
           contactRows.map((r) => r.id),
-        ]);
+        );
       return mails;
     });
     await this.mailer.deliverStored(stored);
   }
 
   /** One recipient's mail about the orders of a batch, ending with why they receive it (`settingsKey`). */
-  private mailFor(orders: MailRow[], settingsKey: string, settingsParams: Record<string, string> = {}): MailMessage {
+  private mailFor(
+    orders: NoticeMailRow[],
+    settingsKey: string,
+    settingsParams: Record<string, string> = {},
+  ): MailMessage {
     const first = orders[0]!;
     const lang = first.language;
     const params =

@@ -105,6 +105,133 @@ const TOUCH_SCORECARD = `INSERT INTO lab_scorecards AS s (lab_organization_id, v
           SET version = s.version + 1, as_of = NULL, figures = NULL`;
 
 export const ordersRepository = {
+  /**
+   * The clinic's partnership by code with its laboratory's name, share-locked so it cannot end while orders are
+   * being sent through it.
+   */
+  async shareLockPartnership(db: Queryable, clinicOrgId: number, partnerCode: string) {
+    const [row] = await db.query<{
+      id: number;
+      lab_organization_id: number | null;
+      status: number;
+      lab_name: string | null;
+    }>(
+      `SELECT p.id, p.lab_organization_id, p.status, o.name AS lab_name
+         FROM partnerships p
+         LEFT JOIN organizations o ON o.id = p.lab_organization_id
+        WHERE p.code = $1 AND p.clinic_organization_id = $2
+          FOR SHARE OF p`,
+      [partnerCode, clinicOrgId],
+    );
+    return row;
+  },
+  /** The laboratory behind one of the clinic's partnerships (none until an invited laboratory confirms). */
+  async partnershipLab(db: Queryable, clinicOrgId: number, partnerCode: string) {
+    const [row] = await db.query<{ lab_organization_id: number | null; name: string | null }>(
+      `SELECT p.lab_organization_id, o.name
+         FROM partnerships p
+         LEFT JOIN organizations o ON o.id = p.lab_organization_id
+        WHERE p.code = $1 AND p.clinic_organization_id = $2`,
+      [partnerCode, clinicOrgId],
+    );
+    return row;
+  },
+  /** The clinic's live cases among these codes, by id (the order in which orders lock them). */
+  async liveCases(db: Queryable, clinicOrgId: number, codes: string[]) {
+    return db.query<{ id: number; code: string }>(
+      `SELECT id, code
+         FROM cases
+        WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL
+        ORDER BY id`,
+      [clinicOrgId, codes],
+    );
+  },
+  async insert(
+    db: Queryable,
+    o: {
+      code: string;
+      clinicOrgId: number;
+      labOrgId: number;
+      partnershipId: number;
+      caseId: number;
+      orderType: string;
+      workTypes: string[];
+      teeth: unknown[];
+      requestedDeliveryDate: string | null;
+      memo: string | null;
+      sharePatientName: boolean;
+      userId: number;
+      productId: number | null;
+      estimatedDeliveryDate: string | null;
+    },
+  ) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, requested_delivery_date, memo, share_patient_name, created_by,
+                           product_id, estimated_delivery_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [
+        o.code,
+        o.clinicOrgId,
+        o.labOrgId,
+        o.partnershipId,
+        o.caseId,
+        o.orderType,
+        o.workTypes,
+        JSON.stringify(o.teeth),
+        o.requestedDeliveryDate,
+        o.memo,
+        o.sharePatientName,
+        o.userId,
+        o.productId,
+        o.estimatedDeliveryDate,
+      ],
+    );
+    return Number(row!.id);
+  },
+  /** One side's order by code, locked for an action. */
+  async lockForSide(db: Queryable, side: Side, orgId: number, code: string) {
+    const [row] = await db.query<OrderRow>(
+      `SELECT *
+         FROM orders o
+        WHERE o.code = $1 AND ${scopeColumn(side)} = $2
+          FOR UPDATE`,
+      [code, orgId],
+    );
+    return row;
+  },
+  /**
+   * An action's new status; starting production sets `processing`, and shipping records the tracking number, the
+   * ship date and the estimated delivery date (each null leaves the column as it is).
+   */
+  async applyAction(
+    db: Queryable,
+    orderId: number,
+    a: {
+      to: string;
+      startProcessing: boolean;
+      trackingNumber: string | null;
+      shipDate: string | null;
+      estimatedDeliveryDate: string | null;
+    },
+  ) {
+    await db.query(
+      `UPDATE orders SET status = $2, processing = CASE WHEN $3 THEN true ELSE processing END, updated_at = now(),
+              tracking_number = COALESCE($4, tracking_number), ship_date = COALESCE($5::date, ship_date),
+              estimated_delivery_date = COALESCE($6::date, estimated_delivery_date)
+        WHERE id = $1`,
+      [orderId, a.to, a.startProcessing, a.trackingNumber, a.shipDate, a.estimatedDeliveryDate],
+    );
+  },
+  /** The user's unread notifications of one type about one order. */
+  async unreadNotifications(db: Queryable, userId: number, orderId: number, msgType: number) {
+    const [row] = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count
+         FROM notifications
+        WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL`,
+      [userId, orderId, msgType],
+    );
+    return row;
+  },
   async page(db: Queryable, side: Side, orgId: number, f: OrderFilter, limit: number, offset: number) {
     const { sql, params } = pageSql(side, orgId, f, limit, offset);
     return db.query<OrderRow>(sql, params);
@@ -337,5 +464,240 @@ export const ordersRepository = {
         ORDER BY c.id`,
       [caseIds, labOrgId],
     );
+  },
+};
+
+export interface AttachmentRow {
+  id: number;
+  code: string;
+  order_id: number;
+  organization_id: number;
+  message_id: number | null;
+  name: string;
+  format: string;
+  size: string;
+  storage_key: string;
+  created_at: Date;
+  organization_name: string;
+}
+
+const ATTACHMENTS = `SELECT a.*, og.name AS organization_name FROM order_attachments a JOIN organizations og ON og.id = a.organization_id`;
+
+/** Files either side attaches to an order, with the name of the organization that attached each. */
+export const attachmentsRepository = {
+  async listByOrder(db: Queryable, orderId: number) {
+    return db.query<AttachmentRow>(`${ATTACHMENTS} WHERE a.order_id = $1 ORDER BY a.id`, [orderId]);
+  },
+  async listByMessages(db: Queryable, messageIds: number[]) {
+    return db.query<AttachmentRow>(`${ATTACHMENTS} WHERE a.message_id = ANY ($1::bigint[]) ORDER BY a.id`, [
+      messageIds,
+    ]);
+  },
+  async listByIds(db: Queryable, ids: number[]) {
+    return db.query<AttachmentRow>(`${ATTACHMENTS} WHERE a.id = ANY ($1::bigint[]) ORDER BY a.id`, [ids]);
+  },
+  async insert(
+    db: Queryable,
+    a: {
+      code: string;
+      orderId: number;
+      orgId: number;
+      userId: number;
+      name: string;
+      format: string;
+      size: number;
+      storageKey: string;
+    },
+  ) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO order_attachments (code, order_id, organization_id, user_id, name, format, size, storage_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       RETURNING id`,
+      [a.code, a.orderId, a.orgId, a.userId, a.name, a.format, a.size, a.storageKey],
+    );
+    return Number(row!.id);
+  },
+  /**
+   * Binds the organization's attachments of the order not bound to a message yet (by code) to the message; answers
+   * how many it bound.
+   */
+  async bindToMessage(db: Queryable, orderId: number, orgId: number, codes: string[], messageId: number) {
+    const rows = await db.query(
+      `UPDATE order_attachments SET message_id = $4
+        WHERE order_id = $1 AND organization_id = $2 AND code = ANY ($3::text[]) AND message_id IS NULL
+        RETURNING id`,
+      [orderId, orgId, codes, messageId],
+    );
+    return rows.length;
+  },
+  /** An attachment of an order the organization is a party to (either side). */
+  async findForParty(db: Queryable, orgId: number, code: string) {
+    const [row] = await db.query<{ code: string; name: string; storage_key: string }>(
+      `SELECT a.code, a.name, a.storage_key
+         FROM order_attachments a
+         JOIN orders o ON o.id = a.order_id
+        WHERE a.code = $1 AND (o.clinic_organization_id = $2 OR o.lab_organization_id = $2)`,
+      [code, orgId],
+    );
+    return row;
+  },
+  /** An attachment by code alone, for a link already signed and checked. */
+  async findByCode(db: Queryable, code: string) {
+    const [row] = await db.query<{ name: string; format: string; size: string; storage_key: string }>(
+      'SELECT name, format, size, storage_key FROM order_attachments WHERE code = $1',
+      [code],
+    );
+    return row;
+  },
+};
+
+/** What a notice's words name of its order. */
+export interface NoticeOrder {
+  code: string;
+  case_name: string;
+  clinic_name: string;
+  lab_name: string;
+  tracking_number: string | null;
+}
+
+/** One recipient's rows of a mail batch, as the mail about them needs them. */
+export type NoticeMailRow = NoticeOrder & {
+  id: number;
+  event: string;
+  params: Record<string, string> | string;
+  email: string;
+  display_name: string;
+  language: string;
+  recipient_is_lab: boolean;
+  share_patient_name: boolean;
+  patient_name: string;
+};
+
+/**
+ * Notifications of orders (one row per user of the other side) and notices to the organizations' contacts; those
+ * due a mail carry their batch until the mail is in the outbox.
+ */
+export const noticesRepository = {
+  /** A notification per active user of the other side of each order; those who receive mails get the batch. */
+  async insertNotifications(
+    db: Queryable,
+    n: {
+      orderIds: number[];
+      msgType: number;
+      event: string;
+      params: Record<string, string>;
+      actorOrgId: number;
+      mailBatch: string | null;
+    },
+  ) {
+    await db.query(
+      `INSERT INTO notifications (user_id, msg_type, order_id, event, params, mail_batch)
+       SELECT u.id, $2, o.id, $3, $4::jsonb, CASE WHEN u.receive_email THEN $6::uuid END
+         FROM orders o
+         JOIN users u ON u.organization_id = CASE WHEN o.clinic_organization_id = $5 THEN o.lab_organization_id
+                                                  ELSE o.clinic_organization_id END
+        WHERE o.id = ANY ($1::bigint[]) AND u.status = 1`,
+      [n.orderIds, n.msgType, n.event, JSON.stringify(n.params), n.actorOrgId, n.mailBatch],
+    );
+  },
+  /** A notice of the batch per verified contact of the other side of each order. */
+  async insertContactNotices(
+    db: Queryable,
+    n: { orderIds: number[]; event: string; params: Record<string, string>; actorOrgId: number; mailBatch: string },
+  ) {
+    await db.query(
+      `INSERT INTO contact_order_notices (contact_id, order_id, event, params, mail_batch)
+       SELECT c.id, o.id, $2, $3::jsonb, $5::uuid
+         FROM orders o
+         JOIN company_contacts c ON c.organization_id = CASE WHEN o.clinic_organization_id = $4
+                                                              THEN o.lab_organization_id
+                                                              ELSE o.clinic_organization_id END
+        WHERE o.id = ANY ($1::bigint[]) AND c.verified_at IS NOT NULL`,
+      [n.orderIds, n.event, JSON.stringify(n.params), n.actorOrgId, n.mailBatch],
+    );
+  },
+  /** The active users of the other side who chose text messages and have a phone number, with each order, by user. */
+  async textRecipients(db: Queryable, orderIds: number[], actorOrgId: number) {
+    return db.query<NoticeOrder & { user_id: number; phone: string; language: string }>(
+      `SELECT u.id AS user_id, u.phone, u.language, o.code, o.tracking_number, c.name AS case_name,
+              co.name AS clinic_name, lo.name AS lab_name
+         FROM orders o
+         JOIN cases c ON c.id = o.case_id
+         JOIN organizations co ON co.id = o.clinic_organization_id
+         JOIN organizations lo ON lo.id = o.lab_organization_id
+         JOIN users u ON u.organization_id = CASE WHEN o.clinic_organization_id = $2 THEN o.lab_organization_id
+                                                  ELSE o.clinic_organization_id END
+        WHERE o.id = ANY ($1::bigint[]) AND u.status = 1 AND u.msg_receive_type = 'sms' AND u.phone IS NOT NULL
+        ORDER BY u.id, o.id`,
+      [orderIds, actorOrgId],
+    );
+  },
+  /** Batches still waiting for their mails longer than a while (at most 100). */
+  async batchesLeftBehind(db: Queryable, olderThanSeconds: number) {
+    return db.query<{ mail_batch: string }>(
+      `SELECT mail_batch
+         FROM notifications
+        WHERE mail_batch IS NOT NULL AND created_at < now() - make_interval(secs => $1)
+        UNION
+       SELECT mail_batch
+         FROM contact_order_notices
+        WHERE created_at < now() - make_interval(secs => $1)
+        LIMIT 100`,
+      [olderThanSeconds],
+    );
+  },
+  /**
+   * The batch's notifications with their users and orders, by user. SKIP LOCKED: a batch being mailed by this or
+   * another process is left to it.
+   */
+  async lockBatchNotifications(db: Queryable, batch: string) {
+    return db.query<NoticeMailRow & { user_id: number }>(
+      `SELECT n.id, n.event, n.params, u.id AS user_id, u.email, u.display_name, u.language,
+              u.organization_id = o.lab_organization_id AS recipient_is_lab,
+              o.code, o.tracking_number, o.share_patient_name, c.name AS case_name, c.patient_name,
+              co.name AS clinic_name, lo.name AS lab_name
+         FROM notifications n
+         JOIN users u ON u.id = n.user_id
+         JOIN orders o ON o.id = n.order_id
+         JOIN cases c ON c.id = o.case_id
+         JOIN organizations co ON co.id = o.clinic_organization_id
+         JOIN organizations lo ON lo.id = o.lab_organization_id
+        WHERE n.mail_batch = $1
+        ORDER BY u.id, o.id
+          FOR UPDATE OF n SKIP LOCKED`,
+      [batch],
+    );
+  },
+  /**
+   * The batch's contact notices, by contact; a contact is mailed in the language of the organization that added it
+   * (a deleted one took its rows along). Skips rows another process is mailing, as above.
+   */
+  async lockBatchContactNotices(db: Queryable, batch: string) {
+    return db.query<NoticeMailRow & { contact_id: number; organization_name: string }>(
+      `SELECT n.id, n.event, n.params, ct.id AS contact_id, ct.email, ct.user_name AS display_name,
+              og.language, og.name AS organization_name,
+              ct.organization_id = o.lab_organization_id AS recipient_is_lab,
+              o.code, o.tracking_number, o.share_patient_name, c.name AS case_name, c.patient_name,
+              co.name AS clinic_name, lo.name AS lab_name
+         FROM contact_order_notices n
+         JOIN company_contacts ct ON ct.id = n.contact_id
+         JOIN organizations og ON og.id = ct.organization_id
+         JOIN orders o ON o.id = n.order_id
+         JOIN cases c ON c.id = o.case_id
+         JOIN organizations co ON co.id = o.clinic_organization_id
+         JOIN organizations lo ON lo.id = o.lab_organization_id
+        WHERE n.mail_batch = $1
+        ORDER BY ct.id, o.id
+          FOR UPDATE OF n SKIP LOCKED`,
+      [batch],
+    );
+  },
+  /** The notifications' mails are in the outbox. */
+  async clearMailBatch(db: Queryable, ids: number[]) {
+    await db.query(`UPDATE notifications SET mail_batch = NULL WHERE id = ANY ($1::bigint[])`, [ids]);
+  },
+  /** Contact notices live only until their mails are in the outbox. */
+  async deleteContactNotices(db: Queryable, ids: number[]) {
+    await db.query(`DELETE FROM contact_order_notices WHERE id = ANY ($1::bigint[])`, [ids]);
   },
 };

@@ -91,16 +91,7 @@ export class OrdersService {
     const lang = auth.user.language;
     const batch = newId();
     const ids = await this.db.transaction(async (tx) => {
-      const [p] = await tx.query<{
-        id: number;
-        lab_organization_id: number | null;
-        status: number;
-        lab_name: string | null;
-      }>(
-        `SELECT p.id, p.lab_organization_id, p.status, o.name AS lab_name FROM partnerships p LEFT JOIN organizations o ON o.id = p.lab_organization_id
-          WHERE p.code = $1 AND p.clinic_organization_id = $2 FOR SHARE OF p`,
-        [body.partnerCode, auth.organizationId],
-      );
+      const p = await ordersRepository.shareLockPartnership(tx, auth.organizationId, body.partnerCode);
       if (!p) fail('NOT_FOUND');
       if (p.status !== PartnerStatus.Accepted || !p.lab_organization_id) fail('PARTNER_NOT_ACCEPTED');
       const rules = (await ordersRepository.requiredFields(tx, p.lab_organization_id)).map((r) => ({
@@ -138,10 +129,7 @@ export class OrdersService {
           { missing: missingPrescriptionFields(rules, { ...body, workTypes }) },
         );
       }
-      const cases = await tx.query<{ id: number; code: string }>(
-        'SELECT id, code FROM cases WHERE organization_id = $1 AND code = ANY ($2::text[]) AND deleted_at IS NULL ORDER BY id',
-        [auth.organizationId, [...new Set(body.caseCodes)]],
-      );
+      const cases = await ordersRepository.liveCases(tx, auth.organizationId, [...new Set(body.caseCodes)]);
       if (cases.length !== new Set(body.caseCodes).size) fail('NOT_FOUND');
       const [limited] = await ordersRepository.deviceLimited(
         tx,
@@ -154,28 +142,22 @@ export class OrdersService {
         });
       const made: number[] = [];
       for (const c of cases) {
-        const [o] = await tx.query<{ id: number }>(
-          `INSERT INTO orders (code, clinic_organization_id, lab_organization_id, partnership_id, case_id, order_type, work_types, teeth, requested_delivery_date, memo, share_patient_name, created_by,
-                               product_id, estimated_delivery_date)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-          [
-            newCode('o'),
-            auth.organizationId,
-            p.lab_organization_id,
-            p.id,
-            c.id,
-            body.orderType,
-            workTypes,
-            JSON.stringify(body.teeth),
-            body.requestedDeliveryDate ?? null,
-            body.memo ?? null,
-            body.sharePatientName,
-            auth.userId,
-            terms?.productId ?? null,
-            terms?.estimatedDeliveryDate ?? null,
-          ],
-        );
-        const orderId = Number(o!.id);
+        const orderId = await ordersRepository.insert(tx, {
+          code: newCode('o'),
+          clinicOrgId: auth.organizationId,
+          labOrgId: p.lab_organization_id,
+          partnershipId: p.id,
+          caseId: c.id,
+          orderType: body.orderType,
+          workTypes,
+          teeth: body.teeth,
+          requestedDeliveryDate: body.requestedDeliveryDate ?? null,
+          memo: body.memo ?? null,
+          sharePatientName: body.sharePatientName,
+          userId: auth.userId,
+          productId: terms?.productId ?? null,
+          estimatedDeliveryDate: terms?.estimatedDeliveryDate ?? null,
+        });
         await ordersRepository.event(tx, {
           orderId,
           action: 'create',
@@ -277,10 +259,7 @@ export class OrdersService {
     for (const code of [...new Set(body.orderCodes)]) {
       try {
         await this.db.transaction(async (tx) => {
-          const [o] = await tx.query<OrderRow>(
-            `SELECT * FROM orders o WHERE o.code = $1 AND ${side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id'} = $2 FOR UPDATE`,
-            [code, auth.organizationId],
-          );
+          const o = await ordersRepository.lockForSide(tx, side, auth.organizationId, code);
           if (!o) fail('NOT_FOUND');
           if (!canOrder(body.action, o.status, side, o.processing)) {
             // The status as the caller reads it, never its key.
@@ -293,20 +272,13 @@ export class OrdersService {
           const to = ORDER_TRANSITIONS[body.action].to;
           // The scorecard reads the due date the laboratory shipped against, before the shipping update sets its own.
           if (shipping) await ordersRepository.tallyShipment(tx, Number(o.id));
-          await tx.query(
-            `UPDATE orders SET status = $2, processing = CASE WHEN $3 THEN true ELSE processing END, updated_at = now(),
-                    tracking_number = COALESCE($4, tracking_number), ship_date = COALESCE($5::date, ship_date),
-                    estimated_delivery_date = COALESCE($6::date, estimated_delivery_date)
-              WHERE id = $1`,
-            [
-              o.id,
-              to,
-              body.action === 'startProcessing',
-              shipping ? body.trackingNumber!.trim() : null,
-              shipping ? (body.shipDate ?? new Date().toISOString().slice(0, 10)) : null,
-              shipping ? (body.estimatedDeliveryDate ?? null) : null,
-            ],
-          );
+          await ordersRepository.applyAction(tx, o.id, {
+            to,
+            startProcessing: body.action === 'startProcessing',
+            trackingNumber: shipping ? body.trackingNumber!.trim() : null,
+            shipDate: shipping ? (body.shipDate ?? new Date().toISOString().slice(0, 10)) : null,
+            estimatedDeliveryDate: shipping ? (body.estimatedDeliveryDate ?? null) : null,
+          });
           // A remake canceled before the laboratory took it was withdrawn: it leaves the laboratory's scorecard.
           if (o.remake_of !== null && to === 'canceled')
             await ordersRepository.touchScorecard(tx, Number(o.lab_organization_id));
@@ -450,14 +422,11 @@ export class OrdersService {
   }
 
   private async detailOf(auth: AuthContext, r: OrderRow, side: Side) {
-    const [events, files, attachments, [unread], links] = await Promise.all([
+    const [events, files, attachments, unread, links] = await Promise.all([
       ordersRepository.events(this.db, r.id),
       filesRepository.byCase(this.db, r.case_id),
       this.attachments.listByOrder(this.db, r.id),
-      this.db.query<{ count: number }>(
-        'SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL',
-        [auth.userId, r.id, MSG_TYPES.orderMessage],
-      ),
+      ordersRepository.unreadNotifications(this.db, auth.userId, r.id, MSG_TYPES.orderMessage),
       ordersRepository.remakeLinks(this.db, { id: Number(r.id), remake_of: r.remake_of }),
     ]);
     return {
@@ -499,10 +468,7 @@ export class OrdersService {
     let labName = auth.user.org_name;
     if (sideOf(auth) === 'clinic') {
       if (!partnerCode) fail('PARAM_INVALID', { field: 'partnerCode' }, { field: 'partnerCode' });
-      const [p] = await this.db.query<{ lab_organization_id: number | null; name: string | null }>(
-        `SELECT p.lab_organization_id, o.name FROM partnerships p LEFT JOIN organizations o ON o.id = p.lab_organization_id WHERE p.code = $1 AND p.clinic_organization_id = $2`,
-        [partnerCode, auth.organizationId],
-      );
+      const p = await ordersRepository.partnershipLab(this.db, auth.organizationId, partnerCode);
       if (!p?.lab_organization_id) fail('NOT_FOUND');
       labOrgId = Number(p.lab_organization_id);
       labName = p.name ?? '';

@@ -19,6 +19,7 @@ import { emailTokens } from '../users/email-tokens.repository.js';
 import { assertNewPassword } from '../users/password-policy.js';
 import { organizationsRepository } from '../organizations/organizations.repository.js';
 import { agreementsRepository } from '../agreements/agreements.repository.js';
+import { registrationRepository } from './registration.repository.js';
 
 type Registration = RegisterBody & Partial<Omit<CompanyRegisterBody, keyof RegisterBody>>;
 
@@ -81,10 +82,7 @@ export class RegistrationService {
           postalCode: input.postalCode,
           address: input.address,
         });
-        const [role] = await tx.query<{ id: number }>(
-          `SELECT id FROM roles WHERE org_type = $1 AND is_default_for_registered AND organization_id IS NULL`,
-          [input.orgType],
-        );
+        const role = await registrationRepository.defaultRole(tx, input.orgType);
         if (!role) fail('INTERNAL');
         const code = newCode('u');
         const id = await usersRepository.insert(tx, {

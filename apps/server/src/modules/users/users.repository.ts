@@ -87,6 +87,27 @@ export const usersRepository = {
   async phoneExists(db: Queryable, phone: string): Promise<boolean> {
     return (await db.query(`SELECT 1 FROM users WHERE phone = $1`, [phone])).length > 0;
   },
+  /** Whether a user other than `userId` has this phone number. */
+  async phoneTakenByOther(db: Queryable, phone: string, userId: number): Promise<boolean> {
+    return (await db.query(`SELECT 1 FROM users WHERE phone = $1 AND id <> $2`, [phone, userId])).length > 0;
+  },
+  /** Who a password reset by an administrator is for, and where their mail goes. */
+  async findByCode(db: Queryable, userCode: string) {
+    const [row] = await db.query<{
+      id: number;
+      organization_id: number;
+      account: string;
+      email: string;
+      language: string;
+      display_name: string;
+    }>(
+      `SELECT id, organization_id, account, email, language, display_name
+         FROM users
+        WHERE user_code = $1`,
+      [userCode],
+    );
+    return row;
+  },
   async insert(
     db: Queryable,
     u: {
@@ -139,6 +160,15 @@ export const usersRepository = {
       `UPDATE users SET password_hash = $2, password_changed_at = now(), updated_at = now(),
               force_change_password = CASE WHEN $3 THEN false ELSE force_change_password END WHERE id = $1`,
       [id, passwordHash, opts.clearForce],
+    );
+  },
+  /** A temporary password from an administrator: the next sign-in must change it. */
+  async setTemporaryPassword(db: Queryable, id: number, passwordHash: string) {
+    await db.query(
+      `UPDATE users
+          SET password_hash = $2, force_change_password = true, password_changed_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [id, passwordHash],
     );
   },
   async update(db: Queryable, id: number, fields: Record<string, unknown>) {

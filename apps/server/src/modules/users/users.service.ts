@@ -40,8 +40,8 @@ export class UsersService {
       if (!phone) fail('PARAM_INVALID', { field: 'msgReceiveType' }, { field: 'msgReceiveType' });
     }
     if (input.phone) {
-      const [other] = await this.db.query(`SELECT 1 FROM users WHERE phone = $1 AND id <> $2`, [input.phone, userId]);
-      if (other) fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
+      if (await usersRepository.phoneTakenByOther(this.db, input.phone, userId))
+        fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
     }
     await usersRepository.update(this.db, userId, {
       display_name: input.displayName,
@@ -97,26 +97,14 @@ export class UsersService {
    * an organization administrator only the users of their organization.
    */
   async resetPassword(actor: { userId: number; organizationId: number; orgType: number }, userCode: string) {
-    const [target] = await this.db.query<{
-      id: number;
-      organization_id: number;
-      account: string;
-      email: string;
-      language: string;
-      display_name: string;
-    }>(`SELECT id, organization_id, account, email, language, display_name FROM users WHERE user_code = $1`, [
-      userCode,
-    ]);
+    const target = await usersRepository.findByCode(this.db, userCode);
     if (!target || (actor.orgType !== OrgType.Inner && Number(target.organization_id) !== actor.organizationId))
       fail('NOT_FOUND');
     if (Number(target.id) === actor.userId) fail('CANNOT_CHANGE_SELF');
     const temporaryPassword = generateTemporaryPassword();
     const hash = await hashPassword(temporaryPassword);
     await this.db.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE users SET password_hash = $2, force_change_password = true, password_changed_at = now(), updated_at = now() WHERE id = $1`,
-        [target.id, hash],
-      );
+      await usersRepository.setTemporaryPassword(tx, target.id, hash);
       await sessionsRepository.revokeAllOfUser(tx, Number(target.id), 'password_reset_by_admin');
     });
     await this.mailer.send({

@@ -1,0 +1,131 @@
+import type { Queryable } from '../../platform/db.js';
+
+/** Which side of orders the organization is on (as the orders module's `sideOf` tells). */
+type Side = 'clinic' | 'lab';
+type StatusCount = { status: string; count: number };
+type RecentCase = { code: string; name: string; patient_name: string; status: string; created_at: Date };
+
+/** Counts per day of the last `$3` days in the timezone `$2`, empty days included; `counted` gives (day, count). */
+async function perDay(db: Queryable, counted: string, org: number, days: number, timezone: string) {
+  return db.query<{ day: string; count: number }>(
+    `WITH days AS (
+       SELECT generate_series((now() AT TIME ZONE $2)::date - ($3::int - 1), (now() AT TIME ZONE $2)::date, interval '1 day')::date AS day
+     ), counted AS (${counted})
+     SELECT to_char(d.day, 'YYYY-MM-DD') AS day, COALESCE(c.count, 0)::int AS count
+       FROM days d
+       LEFT JOIN counted c ON c.day = d.day
+      ORDER BY d.day`,
+    [org, timezone, days],
+  );
+}
+
+/** Since the day before the period began (the day boundaries move with the timezone). */
+const SINCE = `now() - make_interval(days => $3::int + 1)`;
+
+/**
+ * The dashboards' figures. A clinic counts its cases and the orders it sent; a laboratory the orders it received
+ * and the cases that came with them.
+ */
+export const dashboardRepository = {
+  async caseCounts(db: Queryable, side: Side, org: number) {
+    return side === 'clinic'
+      ? db.query<StatusCount>(
+          `SELECT status, count(*)::int AS count
+             FROM cases
+            WHERE organization_id = $1 AND deleted_at IS NULL
+            GROUP BY status`,
+          [org],
+        )
+      : db.query<StatusCount>(
+          `SELECT c.status, count(DISTINCT c.id)::int AS count
+             FROM orders o
+             JOIN cases c ON c.id = o.case_id
+            WHERE o.lab_organization_id = $1
+            GROUP BY c.status`,
+          [org],
+        );
+  },
+  async orderCounts(db: Queryable, side: Side, org: number) {
+    const scope = side === 'clinic' ? 'clinic_organization_id' : 'lab_organization_id';
+    return db.query<StatusCount>(
+      `SELECT status, count(*)::int AS count
+         FROM orders
+        WHERE ${scope} = $1
+        GROUP BY status`,
+      [org],
+    );
+  },
+  /** The newest cases: a clinic's own, or those that came with a laboratory's newest orders. */
+  async recentCases(db: Queryable, side: Side, org: number, limit: number) {
+    return side === 'clinic'
+      ? db.query<RecentCase>(
+          `SELECT code, name, patient_name, status, created_at
+             FROM cases
+            WHERE organization_id = $1 AND deleted_at IS NULL
+            ORDER BY created_at DESC, id DESC
+            LIMIT $2`,
+          [org, limit],
+        )
+      : // The laboratory sees the patient's name only where the clinic shares it.
+        db.query<RecentCase>(
+          `SELECT c.code, c.name, CASE WHEN o.share_patient_name THEN c.patient_name ELSE '' END AS patient_name, c.status, o.created_at
+             FROM orders o
+             JOIN cases c ON c.id = o.case_id
+            WHERE o.lab_organization_id = $1
+            ORDER BY o.created_at DESC, o.id DESC
+            LIMIT $2`,
+          [org, limit],
+        );
+  },
+  /** Accepted partnerships (status 1) of the organization on its side. */
+  async partners(db: Queryable, side: Side, org: number) {
+    const [row] = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count
+         FROM partnerships
+        WHERE status = 1 AND ${side === 'clinic' ? 'clinic_organization_id' : 'lab_organization_id'} = $1`,
+      [org],
+    );
+    return row;
+  },
+  async unreadNotifications(db: Queryable, userId: number) {
+    const [row] = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND read_at IS NULL',
+      [userId],
+    );
+    return row;
+  },
+  /** A clinic's new cases per day. */
+  async casesPerDay(db: Queryable, org: number, days: number, timezone: string) {
+    return perDay(
+      db,
+      `SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM cases
+        WHERE organization_id = $1 AND created_at >= ${SINCE} GROUP BY 1`,
+      org,
+      days,
+      timezone,
+    );
+  },
+  /** A laboratory's received orders per day. */
+  async ordersReceivedPerDay(db: Queryable, org: number, days: number, timezone: string) {
+    return perDay(
+      db,
+      `SELECT (created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM orders
+        WHERE lab_organization_id = $1 AND created_at >= ${SINCE} GROUP BY 1`,
+      org,
+      days,
+      timezone,
+    );
+  },
+  /** Orders accepted per day: those the laboratory accepted, or the clinic's orders its laboratories accepted. */
+  async acceptedPerDay(db: Queryable, side: Side, org: number, days: number, timezone: string) {
+    const scope = side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id';
+    return perDay(
+      db,
+      `SELECT (e.created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM order_events e JOIN orders o ON o.id = e.order_id
+        WHERE e.action = 'accept' AND ${scope} = $1 AND e.created_at >= ${SINCE} GROUP BY 1`,
+      org,
+      days,
+      timezone,
+    );
+  },
+};

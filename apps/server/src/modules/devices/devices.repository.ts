@@ -1,0 +1,227 @@
+import { OrgType, type DEVICE_STATUSES } from '@portal/contracts';
+import type { Queryable } from '../../platform/db.js';
+
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+export interface DeviceRow {
+  id: number;
+  serial_number: string;
+  model: string;
+  name: string | null;
+  status: DeviceStatus;
+  local_save: boolean;
+  cloud_save: boolean;
+  limit_type: number;
+  warranty_date: string | null;
+  battery_health: number | null;
+  last_seen_at: Date | null;
+  clinic_name: string | null;
+  dealer_name: string | null;
+  activation_code_hash: string;
+  clinic_organization_id: number | null;
+  total?: number;
+}
+
+const SELECT = `SELECT d.*, to_char(d.warranty_date, 'YYYY-MM-DD') AS warranty_date, c.name AS clinic_name, dl.name AS dealer_name
+  FROM devices d LEFT JOIN organizations c ON c.id = d.clinic_organization_id LEFT JOIN organizations dl ON dl.id = d.dealer_organization_id`;
+
+/** Which scanners an organization sees: a clinic its own, a dealer those it sells, an OEM those it makes. */
+function scope(orgType: number): string {
+  switch (orgType) {
+    case OrgType.Inner:
+      // Every scanner; the parameter is still named so PostgreSQL knows its type.
+      return '$1::bigint IS NOT NULL';
+    case OrgType.Dealer:
+      return 'd.dealer_organization_id = $1';
+    case OrgType.Oem:
+      return 'd.oem_organization_id = $1';
+    default:
+      return 'd.clinic_organization_id = $1';
+  }
+}
+
+/** A serial number's prefix or a part of the scanner's name; no keyword matches every scanner. */
+const KEYWORD = `($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name ILIKE '%' || $2 || '%')`;
+
+export const devicesRepository = {
+  /** A page of the scanners the organization sees, by serial number, and how many there are in all. */
+  async list(db: Queryable, org: { id: number; type: number }, keyword: string | null, limit: number, offset: number) {
+    const rows = await db.query<DeviceRow>(
+      `${SELECT}
+        WHERE ${scope(org.type)} AND ${KEYWORD}
+        ORDER BY d.serial_number
+        LIMIT $3 OFFSET $4`,
+      [org.id, keyword, limit, offset],
+    );
+    const [{ total }] = (await db.query<{ total: number }>(
+      `SELECT count(*)::int AS total
+         FROM devices d
+        WHERE ${scope(org.type)} AND ${KEYWORD}`,
+      [org.id, keyword],
+    )) as [{ total: number }];
+    return { total, rows };
+  },
+  async findById(db: Queryable, id: number) {
+    const [row] = await db.query<DeviceRow>(`${SELECT} WHERE d.id = $1`, [id]);
+    return row;
+  },
+  /** Serial numbers are stored in upper case; the caller's may be in any. */
+  async findBySerial(db: Queryable, serial: string) {
+    const [row] = await db.query<DeviceRow>(`${SELECT} WHERE d.serial_number = upper($1)`, [serial]);
+    return row;
+  },
+  /** Locks the scanner's row for a change of status; undefined when there is no such scanner. */
+  async lockStatus(db: Queryable, id: number) {
+    const [row] = await db.query<{ status: DeviceStatus }>(
+      `SELECT status
+         FROM devices
+        WHERE id = $1
+          FOR UPDATE`,
+      [id],
+    );
+    return row;
+  },
+  async setStatus(db: Queryable, id: number, to: DeviceStatus) {
+    await db.query('UPDATE devices SET status = $2 WHERE id = $1', [id, to]);
+  },
+  /** Renames a scanner of the clinic; false when it has none by that serial number. */
+  async rename(db: Queryable, clinicOrgId: number, serial: string, name: string) {
+    const rows = await db.query(
+      `UPDATE devices SET name = $3
+        WHERE serial_number = upper($2) AND clinic_organization_id = $1
+        RETURNING id`,
+      [clinicOrgId, serial, name],
+    );
+    return rows.length > 0;
+  },
+  /** Binds the scanner to the clinic; the first activation's time is kept. */
+  async bindToClinic(db: Queryable, id: number, clinicOrgId: number) {
+    await db.query(
+      `UPDATE devices
+          SET clinic_organization_id = $2, activated_at = COALESCE(activated_at, now())
+        WHERE id = $1`,
+      [id, clinicOrgId],
+    );
+  },
+  async insertToken(db: Queryable, tokenHash: string, deviceId: number) {
+    await db.query('INSERT INTO device_tokens (token_hash, device_id) VALUES ($1, $2)', [tokenHash, deviceId]);
+  },
+  /** The scanner behind a live device token, while its clinic is active. */
+  async findByToken(db: Queryable, tokenHash: string) {
+    const [row] = await db.query<{
+      id: number;
+      clinic_organization_id: number | null;
+      serial_number: string;
+      status: DeviceStatus;
+    }>(
+      `SELECT d.id, d.clinic_organization_id, d.serial_number, d.status
+         FROM device_tokens t
+         JOIN devices d ON d.id = t.device_id
+         JOIN organizations o ON o.id = d.clinic_organization_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND o.status = 1`,
+      [tokenHash],
+    );
+    return row;
+  },
+  /** A heartbeat without a battery reading keeps the last one. */
+  async heartbeat(db: Queryable, id: number, batteryHealth: number | null) {
+    await db.query(
+      `UPDATE devices
+          SET last_seen_at = now(), battery_health = COALESCE($2, battery_health)
+        WHERE id = $1`,
+      [id, batteryHealth],
+    );
+  },
+  async touch(db: Queryable, id: number) {
+    await db.query('UPDATE devices SET last_seen_at = now() WHERE id = $1', [id]);
+  },
+  /** A dealer organization (type 4) by its code. */
+  async dealerByCode(db: Queryable, code: string) {
+    const [row] = await db.query<{ id: number }>('SELECT id FROM organizations WHERE code = $1 AND type = 4', [code]);
+    return row;
+  },
+  /** Sets the dealer of the OEM's scanners among `serials`; answers those it changed. */
+  async assignDealer(db: Queryable, oemOrgId: number, serials: string[], dealerId: number) {
+    return db.query(
+      `UPDATE devices SET dealer_organization_id = $3
+        WHERE oem_organization_id = $1 AND serial_number = ANY ($2::text[])
+        RETURNING id`,
+      [oemOrgId, serials, dealerId],
+    );
+  },
+  /** Which of these serial numbers are taken already. */
+  async existingSerials(db: Queryable, serials: string[]) {
+    return db.query<{ serial_number: string }>(
+      'SELECT serial_number FROM devices WHERE serial_number = ANY ($1::text[])',
+      [serials],
+    );
+  },
+  async insert(
+    db: Queryable,
+    d: {
+      serialNumber: string;
+      model: string;
+      oemOrgId: number;
+      warrantyDate: string | null;
+      limitType: number;
+      activationCodeHash: string | undefined;
+    },
+  ) {
+    await db.query(
+      `INSERT INTO devices (serial_number, model, oem_organization_id, warranty_date, limit_type, activation_code_hash)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [d.serialNumber, d.model, d.oemOrgId, d.warrantyDate, d.limitType, d.activationCodeHash],
+    );
+  },
+  /** Organizations of a type (laboratories) among these codes. */
+  async organizationsByCode(db: Queryable, codes: string[], type: number) {
+    return db.query<{ id: number; code: string }>(
+      `SELECT id, code FROM organizations WHERE code = ANY ($1::text[]) AND type = $2`,
+      [codes, type],
+    );
+  },
+  /** A scanner of the clinic by its exact serial number. */
+  async findOfClinic(db: Queryable, clinicOrgId: number, serialNumber: string) {
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM devices WHERE serial_number = $1 AND clinic_organization_id = $2',
+      [serialNumber, clinicOrgId],
+    );
+    return row;
+  },
+  async designatedLabs(db: Queryable, deviceId: number) {
+    return db.query<{ code: string; name: string }>(
+      `SELECT o.code, o.name
+         FROM device_designated_labs d
+         JOIN organizations o ON o.id = d.lab_organization_id
+        WHERE d.device_id = $1
+        ORDER BY o.name`,
+      [deviceId],
+    );
+  },
+  /** The device's designated laboratories become exactly `labIds`. */
+  async replaceDesignatedLabs(db: Queryable, deviceId: number, labIds: number[]) {
+    await db.query('DELETE FROM device_designated_labs WHERE device_id = $1', [deviceId]);
+    await db.query(
+      `INSERT INTO device_designated_labs (device_id, lab_organization_id) SELECT $1, unnest($2::bigint[])`,
+      [deviceId, labIds],
+    );
+  },
+  async certifiedLabs(db: Queryable, oemOrgId: number) {
+    return db.query<{ code: string; name: string }>(
+      `SELECT o.code, o.name
+         FROM oem_certified_labs c
+         JOIN organizations o ON o.id = c.lab_organization_id
+        WHERE c.oem_organization_id = $1
+        ORDER BY o.name`,
+      [oemOrgId],
+    );
+  },
+  /** The OEM's certified laboratories become exactly `labIds`. */
+  async replaceCertifiedLabs(db: Queryable, oemOrgId: number, labIds: number[]) {
+    await db.query('DELETE FROM oem_certified_labs WHERE oem_organization_id = $1', [oemOrgId]);
+    await db.query(
+      `INSERT INTO oem_certified_labs (oem_organization_id, lab_organization_id) SELECT $1, unnest($2::bigint[])`,
+      [oemOrgId, labIds],
+    );
+  },
+};

@@ -1,0 +1,130 @@
+import type { Queryable } from '../../platform/db.js';
+
+export interface NotificationRow {
+  id: number;
+  msg_type: number;
+  event: string;
+  params: Record<string, string> | string;
+  read_at: Date | null;
+  created_at: Date;
+  code: string;
+  case_name: string;
+  clinic_name: string;
+  lab_name: string;
+  tracking_number: string | null;
+}
+
+/** A user's notifications ($1) with the order, case and organizations their text names; `where` narrows them. */
+function notifications(where: string) {
+  return `SELECT n.id, n.msg_type, n.event, n.params, n.read_at, n.created_at, o.code, o.tracking_number, c.name AS case_name, co.name AS clinic_name, lo.name AS lab_name
+      FROM notifications n JOIN orders o ON o.id = n.order_id JOIN cases c ON c.id = o.case_id
+      JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
+     WHERE n.user_id = $1 ${where}`;
+}
+
+/** A message type ($2, none for all) and unread only ($3). */
+const FILTER = 'AND ($2::smallint IS NULL OR n.msg_type = $2) AND (NOT $3 OR n.read_at IS NULL)';
+
+/** The thread of each order, and each user's notifications. */
+export const messagesRepository = {
+  /** A page of an order's messages, newest first, with who sent them. */
+  async thread(db: Queryable, orderId: number, limit: number, offset: number) {
+    return db.query<{
+      id: number;
+      content: string;
+      sender: string | null;
+      org: string;
+      sender_organization_id: number;
+      created_at: Date;
+    }>(
+      `SELECT m.id, m.content, u.display_name AS sender, og.name AS org, m.sender_organization_id, m.created_at
+         FROM order_messages m
+         LEFT JOIN users u ON u.id = m.sender_user_id
+         JOIN organizations og ON og.id = m.sender_organization_id
+        WHERE m.order_id = $1
+        ORDER BY m.id DESC
+        LIMIT $2 OFFSET $3`,
+      [orderId, limit, offset],
+    );
+  },
+  async threadTotal(db: Queryable, orderId: number) {
+    const [row] = await db.query<{ total: number }>(
+      'SELECT count(*)::int AS total FROM order_messages WHERE order_id = $1',
+      [orderId],
+    );
+    return row!.total;
+  },
+  async insert(db: Queryable, m: { orderId: number; userId: number; orgId: number; content: string }) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO order_messages (order_id, sender_user_id, sender_organization_id, content)
+       VALUES ($1, $2, $3, $4)
+       RETURNING id`,
+      [m.orderId, m.userId, m.orgId, m.content],
+    );
+    return Number(row!.id);
+  },
+  /** Marks the user's unread notifications of one type about one order read. */
+  async markOrderRead(db: Queryable, userId: number, orderId: number, msgType: number) {
+    await db.query(
+      `UPDATE notifications SET read_at = now()
+        WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL`,
+      [userId, orderId, msgType],
+    );
+  },
+  /** The user's unread notifications per message type (types without any are absent). */
+  async unreadCounts(db: Queryable, userId: number) {
+    return db.query<{ msg_type: number; count: number }>(
+      `SELECT msg_type, count(*)::int AS count
+         FROM notifications
+        WHERE user_id = $1 AND read_at IS NULL
+        GROUP BY msg_type
+        ORDER BY msg_type`,
+      [userId],
+    );
+  },
+  /** A page of the user's notifications, newest first, and how many pass the filter. */
+  async page(
+    db: Queryable,
+    userId: number,
+    filter: { msgType: number | null; unreadOnly: boolean },
+    limit: number,
+    offset: number,
+  ) {
+    const params = [userId, filter.msgType, filter.unreadOnly];
+    // The page and the total are independent: asked for together.
+    const [rows, [counted]] = await Promise.all([
+      db.query<NotificationRow>(`${notifications(FILTER)} ORDER BY n.id DESC LIMIT $4 OFFSET $5`, [
+        ...params,
+        limit,
+        offset,
+      ]),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM notifications n WHERE n.user_id = $1 ${FILTER}`,
+        params,
+      ),
+    ]);
+    return { total: counted!.total, rows };
+  },
+  /** The user's newest unread notification, from the partial index of unread notifications. */
+  async latestUnread(db: Queryable, userId: number) {
+    const [row] = await db.query<NotificationRow>(
+      `${notifications('AND n.read_at IS NULL')} ORDER BY n.id DESC LIMIT 1`,
+      [userId],
+    );
+    return row;
+  },
+  /** Marks the user's unread notifications read: those given by id, of a type, of an order, or all. */
+  async markRead(
+    db: Queryable,
+    userId: number,
+    which: { ids: number[] | null; msgType: number | null; orderCode: string | null },
+  ) {
+    await db.query(
+      `UPDATE notifications n SET read_at = now()
+        WHERE n.user_id = $1 AND n.read_at IS NULL
+          AND ($2::bigint[] IS NULL OR n.id = ANY ($2::bigint[])) AND ($3::smallint IS NULL OR n.msg_type = $3)
+          AND ($4::text IS NULL OR n.order_id = (SELECT id FROM orders WHERE code = $4))`,
+      [userId, which.ids, which.msgType, which.orderCode],
+    );
+  },
+};
