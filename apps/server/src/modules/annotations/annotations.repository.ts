@@ -39,6 +39,16 @@ const CASE_LIST = `
  * organization, its side of the order); the statements here take its id. Files are joined for their codes and
  * checked to be a model of the case the annotation or line is pinned to.
  */
+
+/** A margin line with its file's code and who saved it last (no name once that account is deleted). */
+const MARGIN_LINES = `
+  SELECT m.tooth, f.code AS file_code, m.points, m.updated_at, o.name AS organization_name,
+         CASE WHEN u.deleted_at IS NULL THEN u.display_name END AS author_name
+    FROM margin_lines m
+    JOIN files f ON f.id = m.file_id
+    JOIN organizations o ON o.id = m.organization_id
+    LEFT JOIN users u ON u.id = m.updated_by`;
+
 export const annotationsRepository = {
   /**
    * A model (scan) file of the case, by its code, share-locked for the transaction that pins something to it: a
@@ -117,30 +127,14 @@ export const annotationsRepository = {
 
   /** An order's margin lines by tooth. */
   async marginLines(db: Queryable, orderId: number) {
-    return db.query<MarginLineRow>(
-      `SELECT m.tooth, f.code AS file_code, m.points, m.updated_at, o.name AS organization_name,
-              CASE WHEN u.deleted_at IS NULL THEN u.display_name END AS author_name
-         FROM margin_lines m
-         JOIN files f ON f.id = m.file_id
-         JOIN organizations o ON o.id = m.organization_id
-         LEFT JOIN users u ON u.id = m.updated_by
-        WHERE m.order_id = $1
-        ORDER BY m.tooth`,
-      [orderId],
-    );
+    return db.query<MarginLineRow>(`${MARGIN_LINES} WHERE m.order_id = $1 ORDER BY m.tooth`, [orderId]);
   },
 
   async marginLine(db: Queryable, orderId: number, tooth: number) {
-    const [row] = await db.query<MarginLineRow>(
-      `SELECT m.tooth, f.code AS file_code, m.points, m.updated_at, o.name AS organization_name,
-              CASE WHEN u.deleted_at IS NULL THEN u.display_name END AS author_name
-         FROM margin_lines m
-         JOIN files f ON f.id = m.file_id
-         JOIN organizations o ON o.id = m.organization_id
-         LEFT JOIN users u ON u.id = m.updated_by
-        WHERE m.order_id = $1 AND m.tooth = $2`,
-      [orderId, tooth],
-    );
+    const [row] = await db.query<MarginLineRow>(`${MARGIN_LINES} WHERE m.order_id = $1 AND m.tooth = $2`, [
+      orderId,
+      tooth,
+    ]);
     return row;
   },
 

@@ -2,7 +2,7 @@
  * 3D viewer of scans (upper, lower, bite …). Load it lazily (see index.ts: LazyModelViewer) so three.js stays out
  * of the start-up bundle. Fetching and decoding run in one worker, drawing in another (engine.ts, render.worker.ts).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Button, Progress, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
@@ -38,6 +38,32 @@ const VIEW_DIRECTIONS: Record<ViewerJaw, Vec3> = { upper: [0, -0.3, -1], lower: 
 const VIEWS: ViewerJaw[] = ['upper', 'lower', 'bite'];
 /** The tools a click on the scans serves; one at a time. */
 type Tool = 'measure' | 'section' | 'annotate' | 'margin';
+
+/** A tool's button: pressed while its tool is open; a second press closes it. */
+function ToolToggle(props: {
+  tool: Tool;
+  open: Tool | null;
+  onChoose: (tool: Tool) => void;
+  icon: ReactNode;
+  testId: string;
+  disabled: boolean;
+  label: string;
+}) {
+  const pressed = props.open === props.tool;
+  return (
+    <Button
+      size="small"
+      icon={props.icon}
+      data-testid={props.testId}
+      type={pressed ? 'primary' : 'default'}
+      aria-pressed={pressed}
+      onClick={() => props.onChoose(props.tool)}
+      disabled={props.disabled}
+    >
+      {props.label}
+    </Button>
+  );
+}
 
 type LoadState =
   | { status: 'loading'; loaded: number; total: number }
@@ -199,7 +225,6 @@ export default function ModelViewer({
           : { modelId: hit.modelId!, points: [hit.point] },
       );
   });
-  const toggleMeasuring = useCallback(() => chooseTool('measure'), [chooseTool]);
   useEffect(() => {
     const pins = annotations.map((a) => ({
       modelId: a.modelId,
@@ -354,53 +379,45 @@ export default function ModelViewer({
         >
           {t('viewer.fit')}
         </Button>
-        <Button
-          size="small"
+        <ToolToggle
+          tool="measure"
+          open={tool}
+          onChoose={chooseTool}
           icon={<ColumnWidthOutlined aria-hidden />}
-          data-testid="viewer-measure"
-          type={measuring ? 'primary' : 'default'}
-          aria-pressed={measuring}
-          onClick={toggleMeasuring}
+          testId="viewer-measure"
           disabled={!inMillimetres}
-        >
-          {t('viewer.measure')}
-        </Button>
-        <Button
-          size="small"
+          label={t('viewer.measure')}
+        />
+        <ToolToggle
+          tool="section"
+          open={tool}
+          onChoose={chooseTool}
           icon={<BorderInnerOutlined aria-hidden />}
-          data-testid="viewer-section-tool"
-          type={tool === 'section' ? 'primary' : 'default'}
-          aria-pressed={tool === 'section'}
-          onClick={() => chooseTool('section')}
+          testId="viewer-section-tool"
           disabled={!anyReady}
-        >
-          {tCommon('viewer.section')}
-        </Button>
+          label={tCommon('viewer.section')}
+        />
         {onAnnotate ? (
-          <Button
-            size="small"
+          <ToolToggle
+            tool="annotate"
+            open={tool}
+            onChoose={chooseTool}
             icon={<PushpinOutlined aria-hidden />}
-            data-testid="viewer-annotate"
-            type={tool === 'annotate' ? 'primary' : 'default'}
-            aria-pressed={tool === 'annotate'}
-            onClick={() => chooseTool('annotate')}
+            testId="viewer-annotate"
             disabled={!inMillimetres}
-          >
-            {tCommon('viewer.annotate')}
-          </Button>
+            label={tCommon('viewer.annotate')}
+          />
         ) : null}
         {onSaveMarginLine && marginTeeth?.length ? (
-          <Button
-            size="small"
+          <ToolToggle
+            tool="margin"
+            open={tool}
+            onChoose={chooseTool}
             icon={<EditOutlined aria-hidden />}
-            data-testid="viewer-margin-tool"
-            type={tool === 'margin' ? 'primary' : 'default'}
-            aria-pressed={tool === 'margin'}
-            onClick={() => chooseTool('margin')}
+            testId="viewer-margin-tool"
             disabled={!inMillimetres}
-          >
-            {tCommon('viewer.margin')}
-          </Button>
+            label={tCommon('viewer.margin')}
+          />
         ) : null}
         {onSnapshot ? (
           <>
