@@ -42,6 +42,8 @@ describe('viewer tools', () => {
   it('a note pinned by the clinic, read by the laboratory, who draws the margin line the clinic then sees', async () => {
     const clinicToken = await apiLogin('clinic');
     const demo = await demoCaseWithScans(clinicToken);
+    // The demo's cases come with the clinic's dentists.
+    expect((await api('case/detail', { caseCode: demo.caseCode }, clinicToken)).data.dentist.name).toMatch(/^Dr\. /);
     const { orderCode, labToken } = await demoOrder({
       caseName: '',
       patientName: '',

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateArch, generateBite, toBinaryStl, toPly } from '@portal/mesh';
 import type { Db } from './platform/db.js';
+import { DentistsService } from './modules/dentists/dentists.service.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { ScannerClient } from './scanner/client.js';
 
@@ -16,6 +17,7 @@ const DEMO_PATIENTS = [
     patientId: 'P-1001',
     birthDate: '1984-03-12',
     treatments: ['Crown'],
+    dentist: 'Dr. Anna Berg',
     seed: 11,
   },
   {
@@ -24,6 +26,7 @@ const DEMO_PATIENTS = [
     patientId: 'P-1002',
     birthDate: '1971-09-30',
     treatments: ['Crown', 'Pontic'],
+    dentist: 'Dr. Marc Dubois',
     seed: 23,
   },
 ];
@@ -46,6 +49,7 @@ export async function seedDemoScans(
       )[0]!.organization_id,
     );
   const devices = new DevicesService(db);
+  const dentists = new DentistsService(db);
   const csv = [
     'model,serialNumber,activationCode,warrantyDate,limitType',
     ...DEMO_SCANNERS.map((s) => `IOS Demo 5,${s.serial},${s.code},2029-12-31,3`),
@@ -81,6 +85,9 @@ export async function seedDemoScans(
       birthDate: p.birthDate,
       treatments: p.treatments,
     });
+    // The clinic's dentists: each demo case is one of theirs, as a scanner's case is once the clinic files it.
+    const dentistId = await dentists.save(await org('clinic'), { name: p.dentist });
+    await db.query('UPDATE cases SET dentist_id = $1 WHERE code = $2', [dentistId, caseCode]);
     mkdirSync(join(dir, caseCode), { recursive: true });
     for (const [name, bytes, jaw] of files) {
       const path = join(dir, caseCode, name);
