@@ -85,6 +85,30 @@ describe('own space', () => {
     await context.close();
   });
 
+  it('writes a phone number another account has under the phone field, and saves a free one', async () => {
+    // The dealer's account takes a number first; the OEM's administrator then types it.
+    const taken = `+49 30 ${Date.now() % 10_000_000}`;
+    const dealerToken = await apiLogin('dealer');
+    const dealer = (await api('user/info', {}, dealerToken)).data;
+    expect((await api('user/edit', { displayName: dealer.displayName, phone: taken }, dealerToken)).code).toBe(200);
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'oem');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.goto('/own-space');
+    await page.getByTestId('own-phone').fill(taken);
+    await page.getByTestId('own-save').click();
+    const phoneItem = page.locator('.ant-form-item').filter({ has: page.getByTestId('own-phone') });
+    await phoneItem.locator('.ant-form-item-explain-error').waitFor();
+    expect(await phoneItem.locator('.ant-form-item-explain-error').innerText()).toMatch(/phone/i);
+    // One feedback: no message beside the field.
+    expect(await page.locator('.ant-message-notice').count()).toBe(0);
+    await page.getByTestId('own-phone').fill(`${taken}9`);
+    await page.getByTestId('own-save').click();
+    await page.locator('.ant-message-notice').getByText('Saved').waitFor();
+    await api('user/edit', { displayName: dealer.displayName, phone: '' }, dealerToken);
+    await context.close();
+  });
+
   it('adds a contact who confirms from the mailbox and then receives the next order mail', async () => {
     const stamp = Date.now().toString(36);
     const email = `desk-${stamp}@example.test`;

@@ -10,7 +10,8 @@ export type EditUser = z.input<typeof EditUserBody> & { language?: Language };
 export const getUserDetail = () => http.post<UserDetail>('user/getUserDetail');
 export const userDetailQuery = () => queryOptions({ queryKey: accountKeys.detail, queryFn: getUserDetail });
 
-export const editUser = (body: EditUser) => http.post<UserDetail>('user/edit', body);
+// Silent: the form writes a refusal under the field it names (lib/formErrors).
+export const editUser = (body: EditUser) => http.post<UserDetail>('user/edit', body, { silent: true });
 export const editUsername = (account: string) => http.post<UserDetail>('user/edit_username', { account });
 /** Asks for the password first when it was not given in the last 15 minutes (the http client prompts). */
 export const editEmail = (email: string) => http.post<{ pendingEmail: string }>('user/edit_email', { email });

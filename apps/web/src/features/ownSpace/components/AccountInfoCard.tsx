@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, LANGUAGES, LANGUAGE_NAMES, type Language, type UserInfo } from '@portal/contracts';
 import { patchUser } from '../../../lib/session';
 import { notify } from '../../../lib/notify';
+import { showSubmitError } from '../../../lib/formErrors';
 import { setLanguage } from '../../../lib/i18n';
 import { AccountNameField, AvatarField, EmailField, editUser } from '../../account';
 
@@ -18,6 +19,7 @@ interface Values {
 export function AccountInfoCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('ownSpace');
   const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<Values>();
   const onFinish = async (v: Values) => {
     setBusy(true);
     const body = {
@@ -38,8 +40,8 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
       });
       if (v.language !== user.language) await setLanguage(v.language);
       notify.success(t('common:saved'));
-    } catch {
-      /* reported by the http client */
+    } catch (err) {
+      showSubmitError(form, err);
     } finally {
       setBusy(false);
     }
@@ -47,6 +49,7 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
   return (
     <Card title={t('account.title')} data-testid="own-account">
       <Form<Values>
+        form={form}
         layout="vertical"
         onFinish={(v) => void onFinish(v)}
         initialValues={{

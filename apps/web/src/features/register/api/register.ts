@@ -7,4 +7,5 @@ export interface RegisterResult {
   orgType: number;
 }
 /** Clinics register through user/regist. */
-export const registerClinic = (body: RegisterBody) => http.post<RegisterResult>('user/regist', body, { auth: false });
+export const registerClinic = (body: RegisterBody) =>
+  http.post<RegisterResult>('user/regist', body, { auth: false, silent: true });

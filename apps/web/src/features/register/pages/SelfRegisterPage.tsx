@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, LANGUAGES, LANGUAGE_NAMES, OrgType, REGIONS, type Language, type Region } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
 import { PasswordFields } from '../../../components/PasswordFields';
+import { showSubmitError } from '../../../lib/formErrors';
 import { useAppConfig } from '../../../lib/appConfig';
 import { currentLanguage } from '../../../lib/i18n';
 import { checkUsernameExist } from '../api/checkUsernameExist';
@@ -95,8 +96,9 @@ export default function SelfRegisterPage() {
           })
         : await registerClinic({ ...core, orgType: OrgType.Clinic });
       void navigate(`/register-result?type=${type}&email=${encodeURIComponent(result.email)}`, { replace: true });
-    } catch {
-      /* reported by the http client */
+    } catch (err) {
+      // A taken account, email or phone is written under its field.
+      showSubmitError(form, err);
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { Form, Input, Modal, Radio, Select } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, type ManagedUser, type SaveUserBody } from '@portal/contracts';
-import { ApiError } from '../../../lib/http';
+import { showSubmitError } from '../../../lib/formErrors';
 import { notify } from '../../../lib/notify';
 import { roleLabel } from '../../../lib/roles';
 import { assignableRolesQuery } from '../api/assignableRoles';
@@ -12,7 +12,6 @@ import { userKeys } from '../api/keys';
 import { saveUser } from '../api/saveUser';
 
 type FormValues = Omit<SaveUserBody, 'userCode' | 'organizationCode'>;
-const FIELD_OF_CODE: Record<number, keyof FormValues> = { 1007: 'account', 1008: 'email', 1009: 'phone' };
 
 /** Adds a user (`user` null) or edits one; account, email and phone are checked as they are typed. */
 export function UserFormModal({
@@ -52,12 +51,8 @@ export function UserFormModal({
       void qc.invalidateQueries({ queryKey: userKeys.all });
       onClose();
     },
-    onError: (e) => {
-      // A taken account, email or phone marks its field; other refusals show as a message.
-      const field = e instanceof ApiError ? FIELD_OF_CODE[e.code] : undefined;
-      if (field) form.setFields([{ name: field, errors: [e.message] }]);
-      else notify.error(e instanceof Error ? e.message : String(e));
-    },
+    // A taken account, email or phone marks its field; other refusals show as a message.
+    onError: (e) => showSubmitError(form, e),
   });
 
   /** A field that must not belong to another user, asked as the user types. */
