@@ -55,7 +55,7 @@ function runAction({ action, partner, reason }: Act) {
   }
 }
 
-/** Partner management (§2): My Partner / To be Confirmed / History, add, invite, detail. */
+/** Partner management (§2): My partners (a laboratory's customers) / To be Confirmed / History, add, invite, detail. */
 export default function PartnerListPage() {
   const { user } = useSession();
   if (!canManagePartners(user?.organization.type)) return <NoAccess />;
@@ -186,7 +186,8 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
 
   return (
     <Card
-      title={t('title')}
+      // A clinic's partners are laboratories; a laboratory's are its customers (the menu's "Customer").
+      title={isClinic ? t('title') : t('titleLab')}
       data-testid="partner-list"
       extra={
         <Space wrap>
@@ -206,7 +207,11 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
         onChange={setTab}
         items={PARTNER_TABS.map((key) => ({
           key,
-          label: <span data-testid={`partner-tab-${key}`}>{t(`tabs.${key}`)}</span>,
+          label: (
+            <span data-testid={`partner-tab-${key}`}>
+              {t(key === 'mine' && !isClinic ? 'tabs.mineLab' : `tabs.${key}`)}
+            </span>
+          ),
         }))}
       />
       <Input.Search

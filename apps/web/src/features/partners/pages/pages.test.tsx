@@ -66,6 +66,18 @@ describe('partner list', () => {
     expect($('partner-row-P1')?.querySelector('[data-testid="partner-accept"]')).toBeNull();
     expect($('partner-add')?.textContent).toBe('add.lab');
     expect($('partner-invite')).not.toBeNull();
+    expect($('partner-tab-mine')?.textContent).toBe('tabs.mine');
+    expect($('partner-list')?.querySelector('.ant-card-head-title')?.textContent).toBe('title');
+  });
+
+  it('a laboratory lists its customers under their own heading', async () => {
+    signInAs(3);
+    await render('/partner-management', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('mine'), { total: 0, list: [] }),
+    );
+    expect($('partner-tab-mine')?.textContent).toBe('tabs.mineLab');
+    expect($('partner-list')?.querySelector('.ant-card-head-title')?.textContent).toBe('titleLab');
+    expect($('partner-add')?.textContent).toBe('add.clinic');
   });
 
   it('To be Confirmed: the responder accepts or rejects (reason required), the initiator cancels', async () => {
