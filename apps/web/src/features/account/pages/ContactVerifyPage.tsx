@@ -6,6 +6,7 @@ import { CONTACT_VERIFICATION_VALIDITY_DAYS, ERRORS } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { verifyContact } from '../api/contacts';
+import { accountKeys } from '../api/keys';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['account'];
@@ -15,7 +16,7 @@ export default function ContactVerifyPage() {
   const { t } = useTranslation('account');
   const { verifyCode = '' } = useParams();
   const verify = useQuery({
-    queryKey: ['contactVerify', verifyCode],
+    queryKey: accountKeys.contactVerify(verifyCode),
     queryFn: () => verifyContact(verifyCode),
     staleTime: Infinity,
     gcTime: 0,

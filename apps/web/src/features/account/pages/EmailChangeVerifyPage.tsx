@@ -6,6 +6,7 @@ import { ERRORS } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { confirmEmailChange } from '../api/account';
+import { accountKeys } from '../api/keys';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['account'];
@@ -15,7 +16,7 @@ export default function EmailChangeVerifyPage() {
   const { t } = useTranslation('account');
   const { id = '' } = useParams();
   const confirm = useQuery({
-    queryKey: ['emailChangeConfirm', id],
+    queryKey: accountKeys.emailChangeConfirm(id),
     queryFn: () => confirmEmailChange(id),
     staleTime: Infinity,
     gcTime: 0,

@@ -8,6 +8,7 @@ import { PublicPage } from '../../../components/PublicPage';
 import { PasswordFields } from '../../../components/PasswordFields';
 import { ApiError } from '../../../lib/http';
 import { forgetPassEmailConfirm } from '../api/forgetPassEmailConfirm';
+import { authKeys } from '../api/keys';
 import { forgetPassResetPass } from '../api/forgetPassResetPass';
 
 /** /forget-pass/:id, /set-pass/:id and /set-password/:id: validate the link, then set a new password. */
@@ -17,7 +18,7 @@ export default function ResetPasswordPage() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const link = useQuery({
-    queryKey: ['resetLink', id],
+    queryKey: authKeys.resetLink(id),
     queryFn: () => forgetPassEmailConfirm(id),
     staleTime: Infinity,
     gcTime: 0,

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
 import { JAWS } from '@portal/contracts';
 import { invalidateWork } from '../../orders/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
 import { ACCEPT_ATTR, formatOfName, isModelName, type UploadFailure } from '../lib/upload';
 import { caseUpload } from '../lib/caseUpload';
@@ -47,7 +48,7 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
   // A finished upload moves the case's status and file count (its pages, its orders' files, the dashboard).
   const refresh = () => {
     void invalidateWork(qc);
-    void qc.invalidateQueries({ queryKey: ['storage'] });
+    void qc.invalidateQueries({ queryKey: storageKeys.all });
   };
 
   const start = (files: File[]) => {

@@ -14,6 +14,7 @@ import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { invalidateWork } from '../../orders/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import { caseDetailQuery } from '../api/caseDetail';
 import { deleteFile } from '../api/deleteFile';
 import { downloadGrant } from '../api/downloadGrant';
@@ -74,7 +75,7 @@ export default function CaseDetailPage() {
     onSuccess: () => {
       notify.success(t('file.deleted'));
       void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: ['storage'] });
+      void qc.invalidateQueries({ queryKey: storageKeys.all });
     },
   });
 
@@ -88,7 +89,7 @@ export default function CaseDetailPage() {
       notify.error('msg' in f ? f.msg : t(f.key));
     } finally {
       void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: ['storage'] });
+      void qc.invalidateQueries({ queryKey: storageKeys.all });
     }
   };
 

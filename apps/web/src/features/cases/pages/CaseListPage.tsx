@@ -15,6 +15,7 @@ import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
 import { listDentistsQuery } from '../../dentists';
 import { invalidateWork } from '../../orders/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import { caseKeys } from '../api/keys';
 import { listCasesQuery } from '../api/listCases';
 import { deleteCases } from '../api/deleteCases';
@@ -72,7 +73,7 @@ export default function CaseListPage() {
       // The recycle bin as well as the lists, pages and dashboard counts.
       void qc.invalidateQueries({ queryKey: caseKeys.all });
       void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: ['storage'] });
+      void qc.invalidateQueries({ queryKey: storageKeys.all });
     },
   });
 

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { invalidateWork } from '../../orders/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import { emptyRecycleBin } from '../api/emptyRecycleBin';
 import { caseKeys } from '../api/keys';
 import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
@@ -31,7 +32,7 @@ export default function RecycleBinPage() {
     // The recycle bin as well as the lists, pages and dashboard counts.
     void qc.invalidateQueries({ queryKey: caseKeys.all });
     void invalidateWork(qc);
-    void qc.invalidateQueries({ queryKey: ['storage'] });
+    void qc.invalidateQueries({ queryKey: storageKeys.all });
   };
   const restore = useMutation({
     mutationFn: restoreCases,

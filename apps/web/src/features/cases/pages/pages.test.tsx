@@ -2,6 +2,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
 import type { CaseDetail } from '../api/types';
+import { caseKeys } from '../api/keys';
+import { dentistKeys } from '../../dentists/api/keys';
+import { deviceKeys } from '../../devices/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import '../../../test/dom-shims';
 import { mockServer } from '../../../test/http-mock';
 import { cleanup, renderScreen, unmount } from '../../../test/render';
@@ -86,7 +90,7 @@ describe('case screens render', () => {
       '/case-management/detail/C1',
       '/case-management/detail/:id',
       () => import('./CaseDetailPage'),
-      (qc) => qc.setQueryData(['cases', 'detail', 'C1'], detail),
+      (qc) => qc.setQueryData(caseKeys.detail('C1'), detail),
     );
     expect(el.querySelector('[data-testid="case-detail"]')).not.toBeNull();
     expect(el.querySelector('[data-testid="case-detail-patientName"]')?.textContent).toBe('Ann Smith');
@@ -107,7 +111,7 @@ describe('case screens render', () => {
       '/case-management',
       '/case-management',
       () => import('./CaseListPage'),
-      (qc) => qc.setQueryData(['cases', 'list', q], { total: 1, list: [detail] }),
+      (qc) => qc.setQueryData(caseKeys.list(q), { total: 1, list: [detail] }),
     );
     expect(el.querySelector('[data-testid="case-row-C1"]')?.textContent).toContain('Ann Smith');
     expect(el.querySelector('[data-testid="case-batch-delete"]')?.hasAttribute('disabled')).toBe(true);
@@ -120,7 +124,7 @@ describe('case screens render', () => {
       '/own',
       () => import('../../storage/components/StoragePanel'),
       (qc) =>
-        qc.setQueryData(['storage', 'usage'], {
+        qc.setQueryData(storageKeys.usage, {
           usedBytes: 1024,
           quotaBytes: 4096,
           recycleBinBytes: 0,
@@ -136,7 +140,7 @@ describe('case screens render', () => {
       '/own',
       '/own',
       () => import('../../dentists/components/DentistPanel'),
-      (qc) => qc.setQueryData(['dentists'], { list: [{ id: 3, name: 'Dr. Who', caseCount: 2 }] }),
+      (qc) => qc.setQueryData(dentistKeys.all, { list: [{ id: 3, name: 'Dr. Who', caseCount: 2 }] }),
     );
     expect(el.querySelector('[data-testid="dentist-row-3"]')?.textContent).toContain('Dr. Who');
     expect(el.querySelector('[data-testid="dentist-add"]')).not.toBeNull();
@@ -148,7 +152,7 @@ describe('case screens render', () => {
       '/own',
       () => import('../../devices/components/DevicesPanel'),
       (qc) =>
-        qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], {
+        qc.setQueryData(deviceKeys.list({ pageNum: 1, pageSize: 10 }), {
           total: 1,
           list: [
             {

@@ -6,6 +6,7 @@ import { cleanup, renderWithQuery } from '../../../test/render';
 import { $, click, flush, waitFor } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
 import type { LabProduct } from '../api/types';
+import { catalogueKeys } from '../api/keys';
 
 // See orders/pages/pages.test.tsx: antd's injected styles make jsdom's computed style slow, and nothing here reads it.
 const computedStyle = window.getComputedStyle;
@@ -31,8 +32,8 @@ const CROWN: LabProduct = {
   requiredFields: ['shade'],
 };
 const seedProducts = (qc: import('@tanstack/react-query').QueryClient) => {
-  qc.setQueryData(['catalogue', 'products', ''], { labName: 'Alpha Lab', list: [CROWN] });
-  qc.setQueryData(['catalogue', 'calendar'], {
+  qc.setQueryData(catalogueKeys.products(), { labName: 'Alpha Lab', list: [CROWN] });
+  qc.setQueryData(catalogueKeys.calendar, {
     workingWeekdays: [1, 2, 3, 4, 5],
     closedDates: [{ date: '2026-12-25', note: 'Christmas' }],
     timeZone: 'Europe/Copenhagen',
@@ -73,7 +74,7 @@ describe('in the send dialog and on orders', () => {
   it('shows the estimate, and warns when the requested date is earlier', async () => {
     const { DeliveryEstimate } = await import('./DeliveryEstimate');
     const seed = (qc: import('@tanstack/react-query').QueryClient) =>
-      qc.setQueryData(['catalogue', 'estimate', 'P1', 'p1'], {
+      qc.setQueryData(catalogueKeys.estimate('P1', 'p1'), {
         receivedOn: '2026-11-24',
         turnaroundDays: 3,
         estimatedDeliveryDate: '2026-11-30',

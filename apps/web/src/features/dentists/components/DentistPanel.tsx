@@ -9,6 +9,7 @@ import { ApiError, errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { deleteDentist } from '../api/deleteDentist';
+import { dentistKeys } from '../api/keys';
 import { listDentistsQuery, type Dentist } from '../api/listDentists';
 import { saveDentist } from '../api/saveDentist';
 
@@ -32,7 +33,7 @@ export default function DentistPanel() {
     if (editing !== 'new') form.setFieldsValue({ name: editing.name });
   }, [editing, form]);
 
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['dentists'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: dentistKeys.all });
   const save = useMutation({
     mutationFn: (name: string) => saveDentist(editing && editing !== 'new' ? { id: editing.id, name } : { name }),
     onSuccess: () => {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { LabRef as LabRefSchema } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
+import { deviceKeys } from './keys';
 
 export type LabRef = z.infer<typeof LabRefSchema>;
 
@@ -10,7 +11,7 @@ export const listDesignatedLabs = (serialNumber: string) =>
   http.post<{ list: LabRef[] }>('equipment/listDesignatedLabs', { serialNumber });
 export const designatedLabsQuery = (serialNumber: string) =>
   queryOptions({
-    queryKey: ['devices', 'designatedLabs', serialNumber],
+    queryKey: deviceKeys.designatedLabs(serialNumber),
     queryFn: () => listDesignatedLabs(serialNumber),
     staleTime: 0,
   });

@@ -1,6 +1,7 @@
 import { PartnerStatus } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { listPartners } from '../../partners';
+import { partnerKeys } from '../../partners/api/keys';
 import type { LabRef } from './designatedLabs';
 
 const PAGE_SIZE = 100;
@@ -20,4 +21,4 @@ export async function listPartnerLabs(): Promise<LabRef[]> {
   return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 export const partnerLabsQuery = () =>
-  queryOptions({ queryKey: ['partners', 'labs'], queryFn: listPartnerLabs, staleTime: 60_000 });
+  queryOptions({ queryKey: partnerKeys.labs, queryFn: listPartnerLabs, staleTime: 60_000 });

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { certifiedLabsQuery, saveCertifiedLabs } from '../api/certifiedLabs';
+import { deviceKeys } from '../api/keys';
 
 /** At most this many codes (contracts: SaveCertifiedLabsBody). */
 export const MAX_CERTIFIED = 1000;
@@ -38,7 +39,7 @@ export function CertifiedLabsCard({ canEdit }: { canEdit: boolean }) {
     onSuccess: () => {
       notify.success(t('certified.saved'));
       setEditing(false);
-      void qc.invalidateQueries({ queryKey: ['devices', 'certifiedLabs'] });
+      void qc.invalidateQueries({ queryKey: deviceKeys.certifiedLabs });
     },
     // lib/http shows the server's message (2041 names the code that is not a laboratory's); the edit stays open.
   });

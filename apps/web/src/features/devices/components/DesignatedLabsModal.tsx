@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { designatedLabsQuery, saveDesignatedLabs, type LabRef } from '../api/designatedLabs';
+import { deviceKeys } from '../api/keys';
 import { partnerLabsQuery } from '../api/partnerLabs';
 import type { Device } from '../api/listDevices';
 
@@ -59,7 +60,7 @@ export function DesignatedLabsModal({
     mutationFn: saveDesignatedLabs,
     onSuccess: () => {
       notify.success(t('designated.saved'));
-      void qc.invalidateQueries({ queryKey: ['devices', 'designatedLabs', serial] });
+      void qc.invalidateQueries({ queryKey: deviceKeys.designatedLabs(serial) });
       onClose();
     },
   });

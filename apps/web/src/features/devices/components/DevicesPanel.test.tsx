@@ -7,6 +7,7 @@ import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderWithQuery } from '../../../test/render';
 import { flush } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
+import { deviceKeys } from '../api/keys';
 
 // No server: list calls stay pending (the list comes from the seeded cache); the import answers with row errors.
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
@@ -40,7 +41,7 @@ async function render(orgType: number, permissions: string[]) {
   signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
   const seed = (qc: QueryClient) =>
-    qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: 1, list: [device] });
+    qc.setQueryData(deviceKeys.list({ pageNum: 1, pageSize: 10 }), { total: 1, list: [device] });
   return (await renderWithQuery(<DevicesPanel />, { fresh: true, seed })).host;
 }
 

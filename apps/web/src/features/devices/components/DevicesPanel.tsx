@@ -13,6 +13,7 @@ import { useBackClose } from '../../../lib/useBackClose';
 import { activateDevice } from '../api/activateDevice';
 import { assignDealer } from '../api/assignDealer';
 import { editDeviceName } from '../api/editDeviceName';
+import { deviceKeys } from '../api/keys';
 import { listDevicesQuery, type Device, type DeviceQuery } from '../api/listDevices';
 import { CatalogImportCard } from './CatalogImportCard';
 import { CertifiedLabsCard } from './CertifiedLabsCard';
@@ -59,7 +60,7 @@ export default function DevicesPanel() {
   useBackClose(renaming !== null, () => setRenaming(null));
   useBackClose(assigning, () => setAssigning(false));
 
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['devices'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: deviceKeys.all });
   const rename = useMutation({
     mutationFn: editDeviceName,
     onSuccess: () => {

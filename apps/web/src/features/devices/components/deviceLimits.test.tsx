@@ -5,6 +5,7 @@ import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderWithQuery } from '../../../test/render';
 import { $, click as clickThen, flush as settle, type, waitFor } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
+import { deviceKeys } from '../api/keys';
 import { labChoices } from './DesignatedLabsModal';
 import { parseCodes } from './CertifiedLabsCard';
 
@@ -50,7 +51,8 @@ async function render(orgType: number, permissions: string[], devices: ReturnTyp
   signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
   await renderWithQuery(<DevicesPanel />, {
-    seed: (qc) => qc.setQueryData(['devices', { pageNum: 1, pageSize: 10 }], { total: devices.length, list: devices }),
+    seed: (qc) =>
+      qc.setQueryData(deviceKeys.list({ pageNum: 1, pageSize: 10 }), { total: devices.length, list: devices }),
   });
   await flush();
 }

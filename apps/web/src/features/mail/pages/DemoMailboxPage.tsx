@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PublicPage } from '../../../components/PublicPage';
 import { useAppConfig } from '../../../lib/appConfig';
 import { demoMailbox } from '../api/demoMailbox';
+import { mailKeys } from '../api/keys';
 import { MailList } from '../components/MailList';
 
 /** Demo mode only: read the mails the portal sent to an address (confirmation and reset links). */
@@ -14,7 +15,7 @@ export default function DemoMailboxPage() {
   const [params, setParams] = useSearchParams();
   const email = params.get('email') ?? '';
   const mails = useQuery({
-    queryKey: ['mail', 'demo', email],
+    queryKey: mailKeys.demo(email),
     queryFn: () => demoMailbox(email),
     enabled: cfg.demoMode && email !== '',
     staleTime: 0,

@@ -9,6 +9,7 @@ import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderWithProviders } from '../../../test/render';
 import { $, $$, click as clickThen, flush as settle, waitFor } from '../../../test/dom';
 import { nextPopup, notificationArrived } from '../lib/latest';
+import { notificationKeys } from '../api/keys';
 import { UNREAD_POLL_MS, unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
 import { POPUP_SECONDS } from './NotificationPopup';
 import { tabCount } from './NotificationDrawer';
@@ -84,7 +85,7 @@ async function render() {
   return rendered.router;
 }
 const poll = async () => {
-  await act(async () => void (await qc.refetchQueries({ queryKey: ['notifications', 'unread'] })));
+  await act(async () => void (await qc.refetchQueries({ queryKey: notificationKeys.unread })));
   await flush(6);
 };
 

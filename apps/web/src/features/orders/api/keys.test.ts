@@ -3,6 +3,8 @@ import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { caseKeys } from '../../cases/api/keys';
 import { dashboardKeys } from '../../dashboard/api/keys';
 import { notificationKeys } from '../../notifications/api/keys';
+import { partnerKeys } from '../../partners/api/keys';
+import { storageKeys } from '../../storage/api/keys';
 import { invalidateWork } from './keys';
 import { orderKeys } from './keys';
 
@@ -24,8 +26,8 @@ describe('after an order or case action, or a new notification', () => {
       caseKeys.grant('F1'),
       orderKeys.requiredFields('P1'),
       notificationKeys.unread,
-      ['partners', 'list', { tab: 'mine' }],
-      ['storage', 'usage'],
+      partnerKeys.list({ tab: 'mine', pageNum: 1, pageSize: 100 }),
+      storageKeys.usage,
     ];
     for (const key of [...work, ...untouched]) qc.setQueryData(key, { seeded: true });
 

@@ -4,6 +4,7 @@ import { act } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { OrderDetail, OrderMessage, OrderSummary } from '../api/types';
+import { orderKeys } from '../api/keys';
 import '../../../test/dom-shims';
 import { mockServer, pending, type Answer } from '../../../test/http-mock';
 import { cleanup, renderScreen, unmount } from '../../../test/render';
@@ -355,8 +356,8 @@ describe('order detail', () => {
         <Page />
       </>,
       (qc) => {
-        qc.setQueryData(['orders', 'detail', d.orderCode], d);
-        qc.setQueryData(['orders', 'messages', d.orderCode], { pages: [{ total: 0, list: [] }], pageParams: [1] });
+        qc.setQueryData(orderKeys.detail(d.orderCode), d);
+        qc.setQueryData(orderKeys.thread(d.orderCode), { pages: [{ total: 0, list: [] }], pageParams: [1] });
       },
     );
     await flush(2);
@@ -543,7 +544,7 @@ describe('order thread', () => {
   async function renderThread() {
     const { OrderThread } = await import('../components/OrderThread');
     return render('/', '/', <OrderThread orderCode="O1" />, (qc) =>
-      qc.setQueryData(['orders', 'messages', 'O1'], {
+      qc.setQueryData(orderKeys.thread('O1'), {
         pages: [{ total: 2, list: [message(2, true, 'Thanks'), message(1, false, 'Which shade?')] }],
         pageParams: [1],
       }),
@@ -813,7 +814,7 @@ describe('required fields editor', () => {
     const { default: Editor } = await import('../components/RequiredFieldsEditor');
     server.answer = (path) => (path === 'order/saveRequiredFields' ? Promise.resolve(null) : pending());
     await render('/', '/', <Editor />, (qc) =>
-      qc.setQueryData(['orders', 'requiredFields', ''], {
+      qc.setQueryData(orderKeys.requiredFields(), {
         labName: 'Alpha Lab',
         rules: [{ workType: 'Crown', fields: ['shade'] }],
       }),

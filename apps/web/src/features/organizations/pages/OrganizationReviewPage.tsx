@@ -8,6 +8,7 @@ import { FIELD_MAX, Permission, ReviewStatus } from '@portal/contracts';
 import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
+import { organizationKeys } from '../api/keys';
 import { listReviewQuery, type ReviewLab, type ReviewQuery } from '../api/listReview';
 import { reviewLab } from '../api/reviewLab';
 import { formatDateTime } from '../../../lib/dates';
@@ -29,7 +30,7 @@ export default function OrganizationReviewPage() {
     onSuccess: (_d, vars) => {
       notify.success(vars.approve ? t('approved') : t('rejected'));
       setRejecting(null);
-      void qc.invalidateQueries({ queryKey: ['organizations', 'review'] });
+      void qc.invalidateQueries({ queryKey: organizationKeys.reviews });
     },
   });
 

@@ -7,6 +7,7 @@ import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { applyPartner } from '../api/applyPartner';
 import { checkInvitationCode } from '../api/checkInvitationCode';
+import { partnerKeys } from '../api/keys';
 import { searchPartners } from '../api/searchPartners';
 import type { PartnerTarget } from '../api/types';
 import { locationOf } from '../lib/format';
@@ -36,7 +37,7 @@ export function AddPartnerModal({
     mutationFn: (target: PartnerTarget) => applyPartner({ organizationCode: target.organizationCode }),
     onSuccess: (_d, target) => {
       notify.success(t('add.applied', { name: target.name }));
-      void qc.invalidateQueries({ queryKey: ['partners'] });
+      void qc.invalidateQueries({ queryKey: partnerKeys.all });
       onClose();
     },
   });

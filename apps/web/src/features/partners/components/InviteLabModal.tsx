@@ -6,6 +6,7 @@ import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { inviteLab } from '../api/inviteLab';
+import { partnerKeys } from '../api/keys';
 
 /** A clinic invites a laboratory that is not registered yet (a temporary partner until it confirms). */
 export function InviteLabModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -20,7 +21,7 @@ export function InviteLabModal({ open, onClose }: { open: boolean; onClose: () =
     mutationFn: (email: string) => inviteLab(email),
     onSuccess: (_d, email) => {
       notify.success(t('invite.sent', { email }));
-      void qc.invalidateQueries({ queryKey: ['partners'] });
+      void qc.invalidateQueries({ queryKey: partnerKeys.all });
       onClose();
     },
   });

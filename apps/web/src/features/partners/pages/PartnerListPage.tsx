@@ -11,6 +11,7 @@ import { useSession } from '../../../lib/session';
 import { acceptPartner } from '../api/acceptPartner';
 import { applyPartner } from '../api/applyPartner';
 import { cancelPartner } from '../api/cancelPartner';
+import { partnerKeys } from '../api/keys';
 import { listPartnersQuery } from '../api/listPartners';
 import { rejectPartner } from '../api/rejectPartner';
 import { terminatePartner } from '../api/terminatePartner';
@@ -86,7 +87,7 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       setTerminating(null);
     },
     // An illegal move (2032) is shown by the http client; the row may have changed meanwhile, so reload either way.
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['partners'] }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: partnerKeys.all }),
   });
   const busy = (p: Partner, a: RowAction) =>
     act.isPending && act.variables?.partner.partnerCode === p.partnerCode && act.variables.action === a;

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '@portal/contracts';
-import type { Partner, PartnerDetail } from '../api/types';
+import type { Partner, PartnerDetail, PartnerTab } from '../api/types';
+import { partnerKeys } from '../api/keys';
 import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderScreen, unmount } from '../../../test/render';
@@ -47,7 +48,7 @@ async function render(
   return { el: host, router };
 }
 
-const listKey = (tab: string) => ['partners', 'list', { tab, pageNum: 1, pageSize: 20 }];
+const listKey = (tab: PartnerTab) => partnerKeys.list({ tab, pageNum: 1, pageSize: 20 });
 const load = () => import('./PartnerListPage');
 
 describe('partner list', () => {
@@ -166,7 +167,7 @@ describe('partner list', () => {
     };
     await render('/partner-management', '/partner-management', load, (qc) => {
       qc.setQueryData(listKey('mine'), { total: 1, list: [detail] });
-      qc.setQueryData(['partners', 'detail', 'P1'], detail);
+      qc.setQueryData(partnerKeys.detail('P1'), detail);
     });
     await click($('partner-row-P1')!.querySelector('[data-testid="partner-view"]'));
     expect($('partner-detail')?.getAttribute('data-code')).toBe('P1');

@@ -8,13 +8,14 @@ import { PublicPage } from '../../../components/PublicPage';
 import { ApiError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { emailConfirm } from '../api/emailConfirm';
+import { registerKeys } from '../api/keys';
 import { resendConfirm } from '../api/resendConfirm';
 
 export default function EmailVerifyPage() {
   const { t } = useTranslation('register');
   const { id = '' } = useParams();
   const confirm = useQuery({
-    queryKey: ['emailConfirm', id],
+    queryKey: registerKeys.emailConfirm(id),
     queryFn: () => emailConfirm(id),
     staleTime: Infinity,
     gcTime: 0,

@@ -171,7 +171,7 @@ function Designer({ report }: { report: ReportDetail }) {
   const shownScans = scans.filter((f) => content.scans.includes(f.fileCode));
   const grants = useQueries({
     queries: shownScans.map((f) => ({
-      queryKey: ['reports', 'grant', f.fileCode],
+      queryKey: reportKeys.grant(f.fileCode),
       queryFn: () => downloadGrant(f.fileCode),
       staleTime: Infinity,
       retry: false,

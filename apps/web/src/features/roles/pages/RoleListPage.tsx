@@ -14,6 +14,7 @@ import { roleKeys } from '../api/keys';
 import { listRolesQuery, type RoleQuery } from '../api/listRoles';
 import { deleteRoles, saveRole, setDefaultRole } from '../api/saveRole';
 import { RoleMenuModal } from '../components/RoleMenuModal';
+import { userKeys } from '../../users/api/keys';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['roles'];
@@ -36,7 +37,7 @@ export default function RoleListPage() {
   const changed = (text: string) => {
     notify.success(text);
     void qc.invalidateQueries({ queryKey: roleKeys.all });
-    void qc.invalidateQueries({ queryKey: ['users'] });
+    void qc.invalidateQueries({ queryKey: userKeys.all });
   };
   const save = useMutation({
     mutationFn: (v: { name: string; orgType?: number }) =>

@@ -8,6 +8,7 @@ import { deleteCases, emptyRecycleBin, caseDetailPath } from '../../cases';
 import { caseKeys } from '../../cases/api/keys';
 import { invalidateWork } from '../../orders/api/keys';
 import { confirmDanger } from '../../../lib/confirm';
+import { storageKeys } from '../api/keys';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
 import { sizeText } from '../../../lib/sizes';
@@ -38,7 +39,7 @@ export default function StoragePanel() {
 
   const refresh = () => {
     setSelected([]);
-    void qc.invalidateQueries({ queryKey: ['storage'] });
+    void qc.invalidateQueries({ queryKey: storageKeys.all });
     void qc.invalidateQueries({ queryKey: caseKeys.all });
     void invalidateWork(qc);
   };
