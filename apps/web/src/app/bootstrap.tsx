@@ -67,9 +67,9 @@ export async function bootstrap(): Promise<void> {
     }
     appConfigStore.set(normalizeAppConfig(cfg));
     if (cfg.pageTagName || cfg.appName) document.title = cfg.pageTagName || cfg.appName;
-    // 4. Theme: address, else stored, else the config default.
+    // 4. Theme: address (for this visit: the stored choice stays), else stored, else the config default.
     const scheme = url.searchParams.get('colorScheme');
-    if (isTheme(scheme)) setTheme(scheme);
+    if (isTheme(scheme)) setTheme(scheme, false);
     else setTheme(storedTheme() ?? cfg.themeCfgJson?.defaultTheme ?? 'light', false);
     // 5. The one-shot parameters leave the address.
     if (url.searchParams.has('lang') || url.searchParams.has('colorScheme')) {

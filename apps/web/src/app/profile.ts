@@ -75,6 +75,13 @@ function permissionsOf(
   return [...new Set([...listed, ...collectPermissions(menus), ...collectPermissions(all)])];
 }
 
+/** A menu without a screen (§2): the user is told for 1.5 s, then signed out. */
+async function signOutForNoAccess() {
+  notify.error(i18next.t('lang_notHaveAccess'), NO_ACCESS_TOAST_MS / 1000);
+  await new Promise((r) => setTimeout(r, NO_ACCESS_TOAST_MS));
+  await logout();
+}
+
 let loading: Promise<void> | null = null;
 
 /** After sign-in (§4): user info, agreements, menu; the router is then rebuilt from the menu. */
@@ -87,11 +94,7 @@ export function loadProfile(): Promise<void> {
       if (!(await checkAgreements())) return void (await logout());
       const { menus, permissions } = await listUserMenu();
       const screens = pruneMenu(menus);
-      if (screens.length === 0) {
-        notify.error(i18next.t('lang_notHaveAccess'), NO_ACCESS_TOAST_MS / 1000);
-        await new Promise((r) => setTimeout(r, NO_ACCESS_TOAST_MS));
-        return void (await logout());
-      }
+      if (screens.length === 0) return void (await signOutForNoAccess());
       const all = withOwnSpace(screens);
       setProfile(user, all, permissionsOf(menus, all, permissions));
     } catch {
@@ -122,7 +125,7 @@ export function refreshMenu(): Promise<void> {
     try {
       const { menus, permissions } = await listUserMenu();
       const screens = pruneMenu(menus);
-      if (screens.length === 0) return void (await logout());
+      if (screens.length === 0) return void (await signOutForNoAccess());
       const all = withOwnSpace(screens);
       setProfile(user, all, permissionsOf(menus, all, permissions));
     } catch {
