@@ -172,7 +172,7 @@ describe('cases from scanner to screen', () => {
     await context.close();
   });
 
-  it('exports two cases into a zip whose entries match, deletes a case and restores it from the recycle bin', async () => {
+  it('exports two cases into a zip whose entries match, keeps the filtered list in the address, deletes a case and restores it from the recycle bin', async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, 'clinic');
     await page.getByTestId('layout-sidebar').waitFor();
@@ -208,6 +208,22 @@ describe('cases from scanner to screen', () => {
     ]);
     expect(names.filter((n) => n.endsWith('case.txt'))).toHaveLength(2);
     await page.keyboard.press('Escape');
+
+    // The filtered list lives in the address: back from a case returns to it, and its link opens it elsewhere.
+    await expect.poll(() => new URL(page.url()).searchParams.get('keyword')).toBe('Otto Export');
+    await page.getByTestId(`case-link-${b}`).click();
+    await page.getByTestId('case-detail').waitFor();
+    await page.goBack();
+    await page.getByTestId(`case-row-${b}`).waitFor();
+    expect(await page.getByTestId('case-search').inputValue()).toBe('Otto Export');
+    expect(await page.locator('[data-testid^="case-row-"]').count()).toBe(2);
+    const other = await newPage(browser);
+    await signIn(other.page, 'clinic');
+    await other.page.getByTestId('layout-sidebar').waitFor();
+    await other.page.goto(new URL(page.url()).pathname + new URL(page.url()).search);
+    await other.page.getByTestId(`case-row-${a}`).waitFor();
+    expect(await other.page.locator('[data-testid^="case-row-"]').count()).toBe(2);
+    await other.context.close();
 
     await page.goto('/case-management');
     await page.getByTestId('case-search').fill('Otto Export');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { CASE_STATUSES, TREATMENTS } from '@portal/contracts';
 import { getPrefs } from '../../../lib/prefs';
+import { useListState } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
 import { listDentistsQuery } from '../../dentists';
@@ -26,8 +27,8 @@ import { ExportDialog } from '../components/ExportDialog';
 import { confirmDanger } from '../../../lib/confirm';
 import { afterDialogClosed } from '../../../lib/afterDialog';
 import {
+  caseListCodec,
   columnSortOrder,
-  initialListState,
   sorterToSort,
   toCaseListQuery,
   type CaseFilters,
@@ -45,8 +46,9 @@ export default function CaseListPage() {
   const { t } = useTranslation('cases');
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [state, setState] = useState<CaseListState>(() => initialListState(getPrefs().caseDateRangeDays));
-  const [keyword, setKeyword] = useState('');
+  const codec = useMemo(() => caseListCodec(getPrefs().caseDateRangeDays), []);
+  const [state, setState] = useListState(codec);
+  const [keyword, setKeyword] = useState(state.filters.keyword ?? '');
   const [selected, setSelected] = useState<string[]>([]);
   const [formOpen, setFormOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
@@ -54,8 +56,10 @@ export default function CaseListPage() {
   const list = useQuery(listCasesQuery(query));
   const dentists = useQuery(listDentistsQuery());
 
-  const setFilters = (patch: Partial<CaseFilters>) =>
-    setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } }));
+  const setFilters = useCallback(
+    (patch: Partial<CaseFilters>) => setState((s) => ({ ...s, pageNum: 1, filters: { ...s.filters, ...patch } })),
+    [setState],
+  );
 
   // The search box applies itself after a pause in typing (Enter applies at once).
   useEffect(() => {
@@ -63,7 +67,7 @@ export default function CaseListPage() {
     if (next === (state.filters.keyword?.trim() || undefined)) return;
     const timer = setTimeout(() => setFilters({ keyword: next }), 400);
     return () => clearTimeout(timer);
-  }, [keyword, state.filters.keyword]);
+  }, [keyword, state.filters.keyword, setFilters]);
 
   const remove = useMutation({
     mutationFn: deleteCases,

@@ -1,6 +1,8 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import { OrderListQuery } from '@portal/contracts';
 import type { ExportFormat, OrderExportInput, OrderQuery, OrderStatus } from '../api/types';
 import { localToday } from '../../../lib/dates';
+import { paramsToQuery, queryToParams, type ListCodec } from '../../../lib/listState';
 
 export type SortOrder = 'desc' | 'asc';
 
@@ -58,4 +60,47 @@ export function toOrderExportBody(s: OrderListState, format: ExportFormat): Orde
 /** antd's column sort order → the list's; no sort means the newest first. */
 export function sortOrderOf(order: 'ascend' | 'descend' | null | undefined): SortOrder {
   return order === 'ascend' ? 'asc' : 'desc';
+}
+
+/** "range=all": the reader cleared the dates (no range is not the default range, which the address leaves out). */
+const ALL_DATES = 'all';
+
+/**
+ * The order list in the address, read through the order/list request schema; what is missing or refused takes its
+ * default. "Late only" is kept as `lateOn` and read as late on the reader's today (a link opened a day later shows
+ * the orders late then).
+ */
+export function orderListCodec(days: number): ListCodec<OrderListState> {
+  return {
+    read(params) {
+      const initial = initialOrderListState(days);
+      const q = paramsToQuery(params, OrderListQuery);
+      const range: [Dayjs, Dayjs] | null =
+        params.get('range') === ALL_DATES
+          ? null
+          : q.dateFrom && q.dateTo && q.dateFrom <= q.dateTo
+            ? [dayjs(q.dateFrom).startOf('day'), dayjs(q.dateTo).endOf('day')]
+            : initial.filters.range;
+      return {
+        filters: {
+          range,
+          status: q.status,
+          orderType: q.orderType,
+          partnerCode: q.partnerCode,
+          lateOnly: q.lateOn ? true : undefined,
+        },
+        pageNum: q.pageNum ?? initial.pageNum,
+        pageSize: q.pageSize ?? initial.pageSize,
+        sortOrder: q.sortOrder ?? initial.sortOrder,
+      };
+    },
+    write(state) {
+      const params = queryToParams(
+        { ...toOrderListQuery(state) },
+        { ...toOrderListQuery(initialOrderListState(days)) },
+      );
+      if (!state.filters.range) params.set('range', ALL_DATES);
+      return params;
+    },
+  };
 }

@@ -9,6 +9,7 @@ import type { Dayjs } from 'dayjs';
 import { ORDER_ACTION_PERMISSION, ORDER_STATUSES, OrderPermission } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { getPrefs } from '../../../lib/prefs';
+import { useListState } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases';
@@ -21,7 +22,7 @@ import { OrderStatusTag } from '../components/OrderStatusTag';
 import { PatientName } from '../components/PatientName';
 import { useOrderActions } from '../components/useOrderActions';
 import {
-  initialOrderListState,
+  orderListCodec,
   sortOrderOf,
   toOrderExportBody,
   toOrderListQuery,
@@ -48,7 +49,8 @@ function OrderList({ side }: { side: Side }) {
   const { t } = useTranslation('orders');
   const navigate = useNavigate();
   const can = useAccess();
-  const [state, setState] = useState<OrderListState>(() => initialOrderListState(getPrefs().orderDateRangeDays));
+  const codec = useMemo(() => orderListCodec(getPrefs().orderDateRangeDays), []);
+  const [state, setState] = useListState(codec);
   const [selected, setSelected] = useState<OrderSummary[]>([]);
   const [exportOpen, setExportOpen] = useState(false);
   const query = useMemo(() => toOrderListQuery(state), [state]);

@@ -1,0 +1,69 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { z } from 'zod';
+
+type Flat = Record<string, string | number | boolean | undefined>;
+
+/**
+ * A list request as address parameters: every value the list sends, except those equal to its default (so an
+ * untouched list has a clean address).
+ */
+export function queryToParams(query: Flat, defaults: Flat = {}): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '' && value !== defaults[key]) params.set(key, String(value));
+  return params;
+}
+
+/**
+ * Address parameters read through the list's request schema (contracts): each parameter the schema takes, as the
+ * schema reads it (a number or a flag from its text); one it refuses is left out, so a hand-edited or outdated link
+ * opens the list with that filter at its default instead of failing.
+ */
+export function paramsToQuery<S extends z.ZodObject>(params: URLSearchParams, schema: S): Partial<z.infer<S>> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
+    const text = params.get(key);
+    if (text === null) continue;
+    const candidates: unknown[] = [text];
+    if (/^-?\d+(\.\d+)?$/.test(text)) candidates.unshift(Number(text));
+    if (text === 'true' || text === 'false') candidates.unshift(text === 'true');
+    for (const value of candidates) {
+      const parsed = field.safeParse(value);
+      if (parsed.success && parsed.data !== undefined) {
+        out[key] = parsed.data;
+        break;
+      }
+    }
+  }
+  return out as Partial<z.infer<S>>;
+}
+
+export interface ListCodec<S> {
+  read(params: URLSearchParams): S;
+  write(state: S): URLSearchParams;
+}
+
+/**
+ * A list's page, sort and filters kept in the address: going back from a detail returns to the same list, and a
+ * filtered list can be passed on as a link. Same shape as useState; changes replace the address entry (paging
+ * through a list does not fill the history).
+ */
+export function useListState<S>(codec: ListCodec<S>): [S, (next: S | ((current: S) => S)) => void] {
+  const [params, setParams] = useSearchParams();
+  const key = params.toString();
+  // The address text, not the params object (a new one each render), is what the state depends on.
+  const state = useMemo(() => codec.read(new URLSearchParams(key)), [key, codec]);
+  const setState = useCallback(
+    (next: S | ((current: S) => S)) =>
+      setParams(
+        (current) => {
+          const value = typeof next === 'function' ? (next as (c: S) => S)(codec.read(current)) : next;
+          return codec.write(value);
+        },
+        { replace: true },
+      ),
+    [setParams, codec],
+  );
+  return [state, setState];
+}
