@@ -2,7 +2,7 @@ import { createRoot } from 'react-dom/client';
 import type { AppConfig } from '@portal/contracts';
 import { configureHttp, http } from '../lib/http';
 import { appConfigStore, normalizeAppConfig } from '../lib/appConfig';
-import { currentLanguage, i18next, setLanguage, storedLanguage } from '../lib/i18n';
+import { currentLanguage, errorTemplate, i18next, setLanguage, storedLanguage } from '../lib/i18n';
 import { isTheme, setTheme, storedTheme } from '../lib/theme';
 import { loadPrefs } from '../lib/prefs';
 import { notify } from '../lib/notify';
@@ -23,8 +23,7 @@ function wireHttp() {
     reauthenticate: requestIdentity,
     permissionsChanged: () => void refreshMenu(),
     // Raw templates: the client fills no parameters, so those with placeholders defer to the server's text.
-    translate: (key) =>
-      i18next.exists(key, { ns: 'errors' }) ? i18next.t(key, { ns: 'errors', skipInterpolation: true }) : null,
+    translate: errorTemplate,
     regionMismatch: async (text, target) => {
       const modal = await notify.modal();
       if (!modal) return;

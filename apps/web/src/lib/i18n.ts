@@ -24,7 +24,9 @@ function uiLoader(lng: string, ns: string): (() => Promise<Json>) | undefined {
 }
 const errorFiles = import.meta.glob<Json>('../../../../packages/contracts/locales/*/errors.json');
 
-export const NAMESPACES = ['common', 'auth', 'register', 'layout', 'ownSpace', 'review', 'mail', 'errors'] as const;
+// The error texts are not among them: the server answers in the reader's language from the same catalogue, so they
+// load with the first refusal (errorTexts) and only add wording the server leaves to the client.
+export const NAMESPACES = ['common', 'auth', 'register', 'layout', 'ownSpace', 'review', 'mail'] as const;
 
 /** What a document loads at start: the app's start-up namespaces and antd's texts, or less (the share pages). */
 let startup: { namespaces: readonly string[]; componentLocales: boolean } = {
@@ -174,3 +176,15 @@ export function useLocale() {
 }
 
 export { i18next };
+
+/**
+ * The client's wording of an error code (the errors namespace), once loaded; the first call starts loading it and
+ * answers null, so the server's message (same catalogue, same language) shows meanwhile.
+ */
+export function errorTemplate(key: string): string | null {
+  if (!i18next.hasLoadedNamespace('errors')) {
+    void i18next.loadNamespaces('errors');
+    return null;
+  }
+  return i18next.exists(key, { ns: 'errors' }) ? i18next.t(key, { ns: 'errors', skipInterpolation: true }) : null;
+}
