@@ -31,7 +31,12 @@ export const MARGIN_LINE_STATUSES: readonly OrderStatus[] = ['pending', 'accepte
 /** A coordinate in millimetres, finite, within ±COORDINATE_MAX_MM. */
 export const zCoordinate = zNumberIn(-COORDINATE_MAX_MM, COORDINATE_MAX_MM);
 /** A point `[x, y, z]` of a model. */
-export const Point3 = z.tuple([zCoordinate, zCoordinate, zCoordinate]);
+// Each axis described apart: the API document lists a tuple's items as alternatives, which must not be identical.
+export const Point3 = z.tuple([
+  zCoordinate.describe('x, mm'),
+  zCoordinate.describe('y, mm'),
+  zCoordinate.describe('z, mm'),
+]);
 export type Point3 = z.infer<typeof Point3>;
 
 export const AddAnnotationBody = z.object({
