@@ -14,13 +14,16 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The demo's cases (other journeys add cases of their own, with scans but no dentist). */
+const DEMO_CASES = ['Crown 16', 'Bridge 34-36'];
+
 /** A demo case whose scans (several) the viewer can show in millimetres, once the server has prepared them. */
 async function demoCaseWithScans(token: string) {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const cases = await api('case/list', { pageSize: 50 }, token);
+    const cases = await api('case/list', { pageSize: 100 }, token);
     for (const c of cases.data.list as Array<{ caseCode: string; fileCount: number; name: string }>) {
-      if (c.fileCount < 2) continue;
+      if (c.fileCount < 2 || !DEMO_CASES.includes(c.name)) continue;
       const detail = await api('case/detail', { caseCode: c.caseCode }, token);
       const models = (detail.data.files as Array<{ kind: string; viewerStatus: string }>).filter(
         (f) => f.kind === 'model',
