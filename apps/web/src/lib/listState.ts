@@ -1,4 +1,5 @@
 import { useCallback, useMemo } from 'react';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 
@@ -37,6 +38,29 @@ export function paramsToQuery<S extends z.ZodObject>(params: URLSearchParams, sc
     }
   }
   return out as Partial<z.infer<S>>;
+}
+
+/** "range=all": the reader cleared the dates (no range is not the default range, which the address leaves out). */
+const ALL_DATES = 'all';
+type DateRange = [Dayjs, Dayjs] | null;
+
+/** A list's date range from the address: cleared, the days given (a valid, ordered pair), or the default. */
+export function readDateRange(
+  params: URLSearchParams,
+  q: { dateFrom?: string; dateTo?: string },
+  fallback: DateRange,
+): DateRange {
+  if (params.get('range') === ALL_DATES) return null;
+  return q.dateFrom && q.dateTo && q.dateFrom <= q.dateTo
+    ? [dayjs(q.dateFrom).startOf('day'), dayjs(q.dateTo).endOf('day')]
+    : fallback;
+}
+
+/** A list request in the address, its defaults left out; cleared dates marked so they read back as cleared. */
+export function writeListParams(query: Flat, defaults: Flat, range: DateRange): URLSearchParams {
+  const params = queryToParams(query, defaults);
+  if (!range) params.set('range', ALL_DATES);
+  return params;
 }
 
 export interface ListCodec<S> {

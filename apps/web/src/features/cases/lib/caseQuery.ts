@@ -1,7 +1,7 @@
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { CaseListQuery } from '@portal/contracts';
-import { paramsToQuery, queryToParams, type ListCodec } from '../../../lib/listState';
+import { paramsToQuery, readDateRange, writeListParams, type ListCodec } from '../../../lib/listState';
 import type { CaseQuery } from '../api/types';
 
 export const SORT_FIELDS = ['scanDate', 'createdAt', 'patientName', 'name'] as const;
@@ -77,9 +77,6 @@ export function columnSortOrder(
   return s.sortOrder === 'asc' ? 'ascend' : 'descend';
 }
 
-/** "range=all": the reader cleared the dates (no range is not the default range, which the address leaves out). */
-const ALL_DATES = 'all';
-
 /**
  * The case list in the address (`?status=uploaded&pageNum=2`), read through the case/list request schema; what is
  * missing or refused takes its default, the dates the reader's default range (`days`).
@@ -89,12 +86,7 @@ export function caseListCodec(days: number): ListCodec<CaseListState> {
     read(params) {
       const initial = initialListState(days);
       const q = paramsToQuery(params, CaseListQuery);
-      const range: [Dayjs, Dayjs] | null =
-        params.get('range') === ALL_DATES
-          ? null
-          : q.dateFrom && q.dateTo && q.dateFrom <= q.dateTo
-            ? [dayjs(q.dateFrom).startOf('day'), dayjs(q.dateTo).endOf('day')]
-            : initial.filters.range;
+      const range = readDateRange(params, q, initial.filters.range);
       return {
         filters: { range, status: q.status, treatment: q.treatment, dentistId: q.dentistId, keyword: q.keyword },
         pageNum: q.pageNum ?? initial.pageNum,
@@ -104,9 +96,11 @@ export function caseListCodec(days: number): ListCodec<CaseListState> {
       };
     },
     write(state) {
-      const params = queryToParams({ ...toCaseListQuery(state) }, { ...toCaseListQuery(initialListState(days)) });
-      if (!state.filters.range) params.set('range', ALL_DATES);
-      return params;
+      return writeListParams(
+        { ...toCaseListQuery(state) },
+        { ...toCaseListQuery(initialListState(days)) },
+        state.filters.range,
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { OrderListQuery } from '@portal/contracts';
 import type { ExportFormat, OrderExportInput, OrderQuery, OrderStatus } from '../api/types';
 import { localToday } from '../../../lib/dates';
-import { paramsToQuery, queryToParams, type ListCodec } from '../../../lib/listState';
+import { paramsToQuery, readDateRange, writeListParams, type ListCodec } from '../../../lib/listState';
 
 export type SortOrder = 'desc' | 'asc';
 
@@ -62,9 +62,6 @@ export function sortOrderOf(order: 'ascend' | 'descend' | null | undefined): Sor
   return order === 'ascend' ? 'asc' : 'desc';
 }
 
-/** "range=all": the reader cleared the dates (no range is not the default range, which the address leaves out). */
-const ALL_DATES = 'all';
-
 /**
  * The order list in the address, read through the order/list request schema; what is missing or refused takes its
  * default. "Late only" is kept as `lateOn` and read as late on the reader's today (a link opened a day later shows
@@ -75,12 +72,7 @@ export function orderListCodec(days: number): ListCodec<OrderListState> {
     read(params) {
       const initial = initialOrderListState(days);
       const q = paramsToQuery(params, OrderListQuery);
-      const range: [Dayjs, Dayjs] | null =
-        params.get('range') === ALL_DATES
-          ? null
-          : q.dateFrom && q.dateTo && q.dateFrom <= q.dateTo
-            ? [dayjs(q.dateFrom).startOf('day'), dayjs(q.dateTo).endOf('day')]
-            : initial.filters.range;
+      const range = readDateRange(params, q, initial.filters.range);
       return {
         filters: {
           range,
@@ -95,12 +87,11 @@ export function orderListCodec(days: number): ListCodec<OrderListState> {
       };
     },
     write(state) {
-      const params = queryToParams(
+      return writeListParams(
         { ...toOrderListQuery(state) },
         { ...toOrderListQuery(initialOrderListState(days)) },
+        state.filters.range,
       );
-      if (!state.filters.range) params.set('range', ALL_DATES);
-      return params;
     },
   };
 }
