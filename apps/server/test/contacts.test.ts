@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
-import { createHarness, linkFromOutbox, snapshot, type Harness } from './harness.js';
+import { createHarness, linkFromOutbox, mailBatchesSettled, snapshot, type Harness } from './harness.js';
 import { count, newCase, orderAction, partner, sendToLab, side, type Side } from './fixtures.js';
 
 let h: Harness;
@@ -136,8 +136,7 @@ describe('contacts', () => {
       (await h.call('companyContact/delete', { token: lab.token, body: { contactCode: production.contactCode } })).code,
     ).toBe(200);
     await orderAction(h, lab, [orderCode!], 'accept');
-    await mailsTo(clinic.email, 1);
-    await new Promise((r) => setTimeout(r, 200));
+    await mailBatchesSettled(h.db);
     expect(await count(h, 'mail_outbox WHERE to_address = $1', ['production@lab-contacts.test'])).toBe(2);
   });
 

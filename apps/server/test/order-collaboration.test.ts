@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { OrgType } from '@portal/contracts';
 import { newCode } from '../src/platform/crypto.js';
-import { createHarness, createUser, login, type Harness } from './harness.js';
+import { createHarness, createUser, login, mailBatchesSettled, type Harness } from './harness.js';
 
 // A 1×1 PNG: real image bytes for content checks.
 const PNG = Buffer.from(
@@ -80,6 +80,11 @@ async function mailsTo(email: string, expected: number) {
     'SELECT subject, body_text, language FROM mail_outbox WHERE to_address = $1 ORDER BY id',
     [email],
   );
+}
+/** How many mails an address has once every earlier action's mail batch is in the outbox (a count taken sooner races them). */
+async function settledMailCount(email: string) {
+  await mailBatchesSettled(h.db);
+  return (await mailsTo(email, 0)).length;
 }
 
 beforeAll(async () => {
@@ -408,7 +413,7 @@ describe('order mails', () => {
     await h.db.query('UPDATE users SET receive_email = false WHERE id = $1', [quietLab.userId]);
     await send([await newCase()], { partnerCode: quietCode });
 
-    const before = (await mailsTo(lab.email, 0)).length;
+    const before = await settledMailCount(lab.email);
     await send([await newCase('Hidden case', 'Secret Patient')], { sharePatientName: false });
     const labMails = await mailsTo(lab.email, before + 1);
     expect(labMails).toHaveLength(before + 1);
@@ -423,7 +428,7 @@ describe('order mails', () => {
     for (let i = 0; i < 3; i++)
       batch.push((await send([await newCase(`Batch ${i}`, 'Shared Patient')])).data.list[0].orderCode);
     for (const a of ['accept', 'ready']) await act(lab, batch, a);
-    const clinicBefore = (await mailsTo(clinic.email, 0)).length;
+    const clinicBefore = await settledMailCount(clinic.email);
     await act(lab, batch, 'ship', { trackingNumber: 'UPS-1' });
     const clinicMails = await mailsTo(clinic.email, clinicBefore + 1);
     expect(clinicMails).toHaveLength(clinicBefore + 1);
@@ -431,8 +436,7 @@ describe('order mails', () => {
     expect(shipMail.subject).toContain('3 orders');
     for (const code of batch) expect(shipMail.body_text).toContain(code);
     expect(shipMail.body_text).toContain('Shared Patient');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await mailsTo(quietLab.email, 0)).toHaveLength(0);
+    expect(await settledMailCount(quietLab.email)).toBe(0);
   });
 });
 
