@@ -4,7 +4,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { buildApp } from './app.js';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
-import { seedDemoScans } from './demo-scans.js';
 
 export async function openDatabase(config: Config): Promise<Db> {
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
@@ -36,9 +35,12 @@ export async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (fresh && config.seedDemo) {
     // In the background: the portal is usable at once, the demo scans arrive a few seconds later.
-    void seedDemoScans(db, `http://127.0.0.1:${config.port}`, config.dataDir, (msg) => app.log.info(msg)).catch((err) =>
-      app.log.warn({ err }, 'demo scans failed'),
-    );
+    // Loaded only here: the scanner client is not needed by a portal that already has its data.
+    void import('./demo-scans.js')
+      .then(({ seedDemoScans }) =>
+        seedDemoScans(db, `http://127.0.0.1:${config.port}`, config.dataDir, (msg) => app.log.info(msg)),
+      )
+      .catch((err: unknown) => app.log.warn({ err }, 'demo scans failed'));
   }
 
   app.platform.jobs.start();

@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from './paths.js';
+import { ScopedStorage } from './scoped-storage.js';
 
 /**
  * The one database interface the repositories use: parameterised SQL and transactions.
@@ -27,7 +27,7 @@ export interface Db extends Queryable {
  * both are refused at once with an error that says what to do. Another Db (a second pool) is another connection. Work a transaction starts and leaves running
  * (a mail sent after it) inherits the context, so the flag is cleared when the transaction ends.
  */
-const openTransaction = new AsyncLocalStorage<{ db: Db; open: boolean }>();
+const openTransaction = new ScopedStorage<{ db: Db; open: boolean }>();
 
 function assertOutsideTransaction(db: Db) {
   const current = openTransaction.getStore();

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db.js';
 
+/** How long after start-up the first round of upkeep runs. */
+export const FIRST_RUN_DELAY_MS = 2_000;
+
 interface Task {
   everyMs: number;
   run: () => Promise<unknown>;
@@ -40,17 +43,26 @@ export class Housekeeping {
     return task.running;
   }
 
-  start() {
+  /**
+   * Runs every task now-ish, then at its interval. The first round waits `firstRunDelayMs`: at start-up the portal
+   * answers first (on the embedded database, a dozen upkeep statements would otherwise stand before the first
+   * request on its one connection).
+   */
+  start(firstRunDelayMs = FIRST_RUN_DELAY_MS) {
     for (const [name, task] of this.tasks) {
-      void this.run(name).catch(() => undefined);
-      task.timer = setInterval(() => void this.run(name).catch(() => undefined), task.everyMs);
+      task.timer = setTimeout(() => {
+        void this.run(name).catch(() => undefined);
+        task.timer = setInterval(() => void this.run(name).catch(() => undefined), task.everyMs);
+        task.timer.unref();
+      }, firstRunDelayMs);
       task.timer.unref();
     }
   }
 
   async stop() {
     for (const task of this.tasks.values()) {
-      clearInterval(task.timer);
+      // A timer is cleared by either call, whichever kind it is now.
+      clearTimeout(task.timer);
       await task.running?.catch(() => undefined);
     }
   }

@@ -148,23 +148,35 @@ export function registerErrorHandling(app: FastifyInstance) {
   );
 }
 
+/**
+ * Time zones found valid: a client sends the same one with every call, and checking one builds a date formatter.
+ * There are about 600 zone names; the set is emptied if junk ever fills it.
+ */
+const validTimeZones = new Set<string>();
+function isTimeZone(name: string): boolean {
+  if (validTimeZones.has(name)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+  } catch {
+    return false;
+  }
+  if (validTimeZones.size >= 2000) validTimeZones.clear();
+  validTimeZones.add(name);
+  return true;
+}
+
 export function registerRequestContext(app: FastifyInstance) {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('timezone', 'UTC');
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: it awaits nothing, and every request passes here.
+  app.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.lang;
     const accept = request.headers['accept-language'];
     request.lang = normalizeLanguage(
       typeof header === 'string' ? header : typeof accept === 'string' ? accept.split(',')[0] : undefined,
     );
     const tz = request.headers.timezone;
-    if (typeof tz === 'string' && tz.length < 64) {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: tz });
-        request.timezone = tz;
-      } catch {
-        request.timezone = 'UTC';
-      }
-    }
+    if (typeof tz === 'string' && tz.length < 64) request.timezone = isTimeZone(tz) ? tz : 'UTC';
+    done();
   });
 }

@@ -1,15 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
 import { AppConfig, CaptchaInit, CaptchaParams, MonitorResult, envelope } from '@portal/contracts';
 import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
-import { captchaRepository } from '../auth/sessions.repository.js';
+import { AuthService } from '../auth/auth.service.js';
 import { commonRepository } from './common.repository.js';
 
 const VERSION = '0.1.0';
 // The package's default export draws given text; its typings only declare the named helpers.
-const drawCaptcha = svgCaptcha as unknown as (text: string, options: Record<string, unknown>) => string;
+/** The captcha library, loaded with the first captcha (not needed to start the portal). */
+const captchaLibrary = async () => {
+  const svgCaptcha = (await import('svg-captcha')).default;
+  return {
+    create: svgCaptcha.create,
+    draw: svgCaptcha as unknown as (text: string, options: Record<string, unknown>) => string,
+  };
+};
 const stripSlash = (s: string) => s.replace(/\/+$/, '');
 
 /** The application config of spec §3 for this site. */
@@ -96,8 +102,8 @@ export function commonModule(p: Platform): Module {
         },
         async (request) => {
           const captchaId = randomBytes(16).toString('hex');
-          const { text } = svgCaptcha.create({ size: 4, ignoreChars: '0oO1ilI' });
-          await captchaRepository.create(p.db, captchaId, text);
+          const { text } = (await captchaLibrary()).create({ size: 4, ignoreChars: '0oO1ilI' });
+          await AuthService.createCaptcha(p.db, captchaId, text);
           return ok(request, { captchaId });
         },
       );
@@ -114,9 +120,9 @@ export function commonModule(p: Platform): Module {
           config: { errors: ['INVALID_LINK'] },
         },
         async (request, reply) => {
-          const answer = await captchaRepository.answer(p.db, request.params.id);
+          const answer = await AuthService.captchaAnswer(p.db, request.params.id);
           if (!answer) fail('INVALID_LINK');
-          const svg = drawCaptcha(answer, { noise: 3, color: true, width: 120, height: 40 });
+          const svg = (await captchaLibrary()).draw(answer, { noise: 3, color: true, width: 120, height: 40 });
           return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
         },
       );

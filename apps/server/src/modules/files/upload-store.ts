@@ -1,5 +1,4 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- the tus server answers the error bodies it is thrown (ERRORS.*) */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -8,6 +7,7 @@ import { pipeline as pipe, Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { DataStore, ERRORS, Upload } from '@tus/server';
 import { AppError } from '../../platform/errors.js';
+import { ScopedStorage } from '../../platform/scoped-storage.js';
 import type { UploadState } from './files.repository.js';
 
 /** The checksum algorithms offered (tus checksum extension), by their tus names, with their digest lengths. */
@@ -30,8 +30,9 @@ export function parseChecksum(header: string): Checksum {
 }
 
 /** tus hands a datastore only the body: the checksum of the request being handled travels beside it. */
-const requestChecksum = new AsyncLocalStorage<Checksum | null>();
-export const withChecksum = <T>(checksum: Checksum | null, run: () => T): T => requestChecksum.run(checksum, run);
+const requestChecksum = new ScopedStorage<Checksum | null>();
+export const withChecksum = <T>(checksum: Checksum | null, run: () => Promise<T>): Promise<T> =>
+  requestChecksum.run(checksum, run);
 
 /** Running content hashes kept at most (a lost one only means hashing the finished blob again). */
 const MAX_RUNNING_HASHES = 1000;
