@@ -59,11 +59,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function createHarness(
-  env: Record<string, string> = {},
-  /** `webDir`: serve a built web app from this folder, as the production server does. */
-  options: { webDir?: string } = {},
-): Promise<Harness> {
+/** A test's configuration, with a data folder of its own (the caller removes it). */
+export function testConfig(env: Record<string, string> = {}): { config: Config; dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-test-'));
   const config = loadConfig(
     {
@@ -77,6 +74,15 @@ export async function createHarness(
     },
     { persistSecret: false },
   );
+  return { config, dataDir };
+}
+
+export async function createHarness(
+  env: Record<string, string> = {},
+  /** `webDir`: serve a built web app from this folder, as the production server does. */
+  options: { webDir?: string } = {},
+): Promise<Harness> {
+  const { config, dataDir } = testConfig(env);
   const db = await freshDb();
   const app = await buildApp({ config, db, serveWeb: Boolean(options.webDir), webDir: options.webDir, logger: false });
   await app.ready();
@@ -152,6 +158,7 @@ export function assertDocumented(app: Harness['app'], method: string, path: stri
 }
 
 let seq = 0;
+let defaultPasswordHash: Promise<string> | undefined;
 /** An organization with its administrator, in whatever state a test needs. */
 export async function createUser(
   db: Db,
@@ -168,6 +175,7 @@ export async function createUser(
     language?: string;
     region?: 'us' | 'eu' | 'uk';
     agreementsRead?: boolean;
+    isOrgAdmin?: boolean;
   } = {},
 ) {
   seq += 1;
@@ -198,13 +206,16 @@ export async function createUser(
     organizationId,
     roleId: Number(role!.id),
     status: opts.status ?? UserStatus.Activated,
-    isOrgAdmin: true,
+    isOrgAdmin: opts.isOrgAdmin ?? true,
     language: opts.language ?? 'en',
-    passwordHash: await hashPassword(opts.password ?? PASSWORD),
+    // The default password's hash is made once: argon2 is slow on purpose.
+    passwordHash: await (opts.password
+      ? hashPassword(opts.password)
+      : (defaultPasswordHash ??= hashPassword(PASSWORD))),
     forceChangePassword: opts.forceChangePassword ?? false,
   });
   if (opts.agreementsRead !== false) await agreementsRepository.markRead(db, userId, [...AGREEMENT_TYPES]);
-  return { userId, organizationId, account, email };
+  return { userId, organizationId, account, email, roleId: Number(role!.id) };
 }
 
 export async function login(h: Harness, account: string, password = PASSWORD, saveLogin = true) {
@@ -235,7 +246,7 @@ export async function snapshot(db: Db) {
  * Order mails are written into the outbox just after the answer (`OrderNotifier.mailBatch`): a snapshot taken right
  * after an order action waits for them, so it records the state the action leaves, not a moment before its mail.
  */
-async function mailBatchesSettled(db: Db) {
+export async function mailBatchesSettled(db: Db) {
   for (let i = 0; i < 200; i++) {
     const [pending] = await db.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM notifications WHERE mail_batch IS NOT NULL)

@@ -16,6 +16,7 @@ export const EditUserBody = z.object({
   gender: zIntOf(1, 2).optional(),
   language: z.enum(LANGUAGES).optional(),
 });
+export type EditUserBody = z.infer<typeof EditUserBody>;
 
 export const EditEmailBody = z.object({ email: zEmail });
 export const EditEmailResult = z.object({ pendingEmail: z.string() });
@@ -54,6 +55,7 @@ export const CompanyContact = z.object({
 export type CompanyContact = z.infer<typeof CompanyContact>;
 export const CompanyContactList = z.object({ list: z.array(CompanyContact) });
 export const AddContactBody = z.object({ userName: zRequiredText(FIELD_MAX.name), email: zEmail });
+export type AddContactBody = z.infer<typeof AddContactBody>;
 export const ContactCodeBody = z.object({ contactCode: zRequiredText(FIELD_MAX.code) });
 export const ContactVerifyBody = z.object({ verifyCode: zToken });
 export const ContactVerifyResult = z.object({ organizationName: z.string(), email: z.string() });

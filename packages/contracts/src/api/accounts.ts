@@ -76,6 +76,7 @@ export const CheckTakenBody = z
     message: 'required',
     path: ['account'],
   });
+export type CheckTakenBody = z.infer<typeof CheckTakenBody>;
 export const CheckTakenResult = z.object({ exists: z.boolean() });
 
 /** Roles (Account → Role Management). */
@@ -93,6 +94,7 @@ export const ManagedRole = z.object({
 });
 export type ManagedRole = z.infer<typeof ManagedRole>;
 export const RoleListQuery = z.object({ ...zPage, keyword: zText(FIELD_MAX.name).optional() });
+export type RoleListQuery = z.infer<typeof RoleListQuery>;
 export const RoleList = z.object({ total: z.number(), list: z.array(ManagedRole) });
 export const AssignableRoles = z.object({ list: z.array(ManagedRole) });
 
@@ -102,6 +104,7 @@ export const SaveRoleBody = z.object({
   /** Super administrator only, when adding a role every organization of a type shares. */
   orgType: zIntIn(1, 5).optional(),
 });
+export type SaveRoleBody = z.infer<typeof SaveRoleBody>;
 export const RoleCodeBody = z.object({ roleCode: zRequiredText(FIELD_MAX.code) });
 export const RoleCodesBody = z.object({ roleCodes: zCodeList });
 export const AllotRoleMenusBody = z.object({

@@ -74,7 +74,9 @@ export const ForgetPassBody = z.object({ account: zRequiredText(FIELD_MAX.email)
 export const MaskedEmail = z.object({ email: z.string() });
 export const ResetPassBody = z.object({ id: zToken, password: zPassword, confirmPassword: zPassword });
 export const ForceChangePassBody = z.object({ password: zPassword, confirmPassword: zPassword });
+export type ForceChangePassBody = z.infer<typeof ForceChangePassBody>;
 export const ChangePassBody = z.object({ oldPassword: zPassword, password: zPassword, confirmPassword: zPassword });
+export type ChangePassBody = z.infer<typeof ChangePassBody>;
 export const CheckIdentityBody = z.object({ password: zPassword });
 export const CheckIdentityResult = z.object({ validUntil: z.string() });
 
@@ -135,6 +137,7 @@ export const UpdateUserBody = z.object({
   receiveEmail: zBool.optional(),
   msgReceiveType: z.enum(MSG_RECEIVE_TYPES).optional(),
 });
+export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 export const ToothNumberingBody = z.object({ toothNumberingSystem: zText(20) });
 
 /** `user/resetPass`: an administrator gives a user a temporary password that must be changed at next sign-in. */

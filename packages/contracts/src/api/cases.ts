@@ -112,6 +112,7 @@ export const SaveDentistBody = z.object({
   id: zIntIn(1, Number.MAX_SAFE_INTEGER).optional(),
   name: zText(FIELD_MAX.name),
 });
+export type SaveDentistBody = z.infer<typeof SaveDentistBody>;
 export const DeleteDentistBody = z.object({ id: zIntIn(1, Number.MAX_SAFE_INTEGER) });
 
 export const StorageUsage = z.object({
@@ -174,6 +175,7 @@ export const Device = z.object({
   dealerName: z.string().nullable(),
 });
 export const DeviceListQuery = z.object({ ...zPage, keyword: zText(FIELD_MAX.code).optional() });
+export type DeviceListQuery = z.infer<typeof DeviceListQuery>;
 export const DeviceListResult = z.object({ total: z.number(), list: z.array(Device) });
 /** Limit type 1: the laboratories a device's clinic designates; limit type 2: those its OEM certifies. */
 export const LabRef = z.object({ code: z.string(), name: z.string() });

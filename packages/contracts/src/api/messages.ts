@@ -19,12 +19,14 @@ export const OrderMessage = z.object({
 });
 export type OrderMessage = z.infer<typeof OrderMessage>;
 export const ListMsgByOrderBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code), ...zPage });
+export type ListMsgByOrderBody = z.infer<typeof ListMsgByOrderBody>;
 export const OrderMessageList = z.object({ total: z.number(), list: z.array(OrderMessage) });
 export const SendMsgBody = z.object({
   orderCode: zRequiredText(FIELD_MAX.code),
   content: zText(2000).default(''),
   attachmentCodes: z.array(zRequiredText(FIELD_MAX.code)).max(10).default([]),
 });
+export type SendMsgBody = z.infer<typeof SendMsgBody>;
 
 /** A notification (§3): what happened to which order, in the reader's language. */
 export const SysMsg = z.object({
@@ -40,6 +42,7 @@ export const SysMsg = z.object({
 export type SysMsg = z.infer<typeof SysMsg>;
 export const MsgCount = z.object({ msgType: z.number(), count: z.number() });
 export const SysMsgQuery = z.object({ ...zPage, msgType: zMsgType.optional(), unreadOnly: zBool.default(false) });
+export type SysMsgQuery = z.infer<typeof SysMsgQuery>;
 export const SysMsgList = z.object({ total: z.number(), list: z.array(SysMsg), counts: z.array(MsgCount) });
 /** The header's poll: unread counts and the newest notification, so the page knows when to pop one up. */
 export const UnreadSummary = z.object({ total: z.number(), counts: z.array(MsgCount), latest: SysMsg.nullable() });
@@ -49,3 +52,4 @@ export const ReadMsgBody = z.object({
   msgType: zMsgType.optional(),
   orderCode: zText(FIELD_MAX.code).optional(),
 });
+export type ReadMsgBody = z.infer<typeof ReadMsgBody>;

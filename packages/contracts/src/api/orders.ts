@@ -137,6 +137,7 @@ export const OrderActionBody = z.object({
   shipDate: zDate.optional(),
   estimatedDeliveryDate: zDate.optional(),
 });
+export type OrderActionBody = z.infer<typeof OrderActionBody>;
 export const OrderActionResult = z.object({
   results: z.array(z.object({ orderCode: z.string(), ok: z.boolean(), code: z.number(), msg: z.string() })),
 });
@@ -173,6 +174,8 @@ export const OrderSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+export type OrderSummary = z.infer<typeof OrderSummary>;
+export type ToothStageBody = z.infer<typeof ToothStageBody>;
 export const OrderEvent = z.object({
   action: z.string(),
   from: z.string().nullable(),
@@ -209,6 +212,7 @@ export const OrderDetail = OrderSummary.extend({
   /** The remakes asked for this order, oldest first. */
   remakes: z.array(z.object({ orderCode: z.string(), reason: z.enum(REMAKE_REASONS), status: z.enum(ORDER_STATUSES) })),
 });
+export type OrderDetail = z.infer<typeof OrderDetail>;
 export const OrderListResult = z.object({ total: z.number(), list: z.array(OrderSummary) });
 export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
 

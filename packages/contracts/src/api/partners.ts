@@ -61,6 +61,7 @@ export const PartnerListQuery = z.object({
   tab: z.enum(['mine', 'toConfirm', 'history']).default('mine'),
   keyword: zText(FIELD_MAX.name).optional(),
 });
+export type PartnerListQuery = z.infer<typeof PartnerListQuery>;
 export const PartnerSearchQuery = z.object({ keyword: zRequiredText(FIELD_MAX.name) });
 export const InviteLabBody = z.object({ email: zEmail, message: zText(FIELD_MAX.reason).optional() });
 export const InvitationTokenBody = z.object({ token: zRequiredText(FIELD_MAX.token) });

@@ -11,7 +11,7 @@ import {
   type LoginBody,
   type TokenPair,
 } from '@portal/contracts';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import type { TokenService } from '../../platform/auth.js';
 import { AppError, fail } from '../../platform/errors.js';
 import {
@@ -23,14 +23,9 @@ import {
   sha256,
   verifyPassword,
 } from '../../platform/crypto.js';
-import { usersRepository } from '../users/users.repository.js';
+import { UsersService } from '../users/users.service.js';
 import { verifyCurrentPassword } from './password-check.js';
-import {
-  captchaRepository,
-  freeLoginSigns,
-  loginFailuresRepository,
-  sessionsRepository,
-} from './sessions.repository.js';
+import { captchaRepository, loginFailuresRepository, sessionsRepository } from './sessions.repository.js';
 
 const SAVED_SESSION_HOURS = 24 * 30;
 const UNSAVED_SESSION_HOURS = 12;
@@ -43,6 +38,34 @@ export interface ClientInfo {
 }
 
 export class AuthService {
+  // Static: what other modules change of sessions, sign-in failures and captchas, on their connection or inside their
+  // transaction (`tx`). The auth module's tables are written here and nowhere else.
+
+  /** Everyone in the organization is signed out at once (it was disabled or closed). */
+  static endSessionsOfOrganization(tx: Queryable, organizationId: number, reason: string) {
+    return sessionsRepository.revokeAllOfOrganization(tx, organizationId, reason);
+  }
+
+  /** The user's sessions end (all but `exceptSessionId`, the one that asked, when given). */
+  static endSessionsOfUser(tx: Queryable, userId: number, reason: string, exceptSessionId?: string) {
+    return sessionsRepository.revokeAllOfUser(tx, userId, reason, exceptSessionId);
+  }
+
+  /** Lifts a sign-in lockout and forgets the failures that led to it. */
+  static clearLoginFailures(tx: Queryable, userId: number) {
+    return loginFailuresRepository.clear(tx, userId);
+  }
+
+  /** Stores a new captcha's answer. */
+  static createCaptcha(db: Queryable, captchaId: string, answer: string) {
+    return captchaRepository.create(db, captchaId, answer);
+  }
+
+  /** A live captcha's answer, to draw it; undefined when it is unknown, used or expired. */
+  static captchaAnswer(db: Queryable, captchaId: string) {
+    return captchaRepository.answer(db, captchaId);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenService,
@@ -66,7 +89,7 @@ export class AuthService {
   }
 
   async login(input: LoginBody, client: ClientInfo): Promise<TokenPair> {
-    const user = await usersRepository.findByLogin(this.db, input.account);
+    const user = await UsersService.findByLogin(this.db, input.account);
     if (!user) {
       await verifyPassword(await dummyPasswordHash(), input.password);
       fail('ACCOUNT_NOT_FOUND');
@@ -157,7 +180,7 @@ export class AuthService {
    */
   async issueFreeLoginSign(userId: number, sessionId: string): Promise<string> {
     const sign = newToken();
-    await freeLoginSigns.issue(
+    await UsersService.issueFreeLoginSign(
       this.db,
       { userId, sessionId, tokenHash: sha256(sign) },
       FREE_LOGIN_SIGN_VALIDITY_MINUTES,
@@ -166,8 +189,8 @@ export class AuthService {
   }
 
   async freeLogin(sign: string, client: ClientInfo): Promise<TokenPair> {
-    const used = await freeLoginSigns.use(this.db, sha256(sign));
-    if (!used) fail((await freeLoginSigns.expired(this.db, sha256(sign))) ? 'LINK_EXPIRED' : 'INVALID_LINK');
+    const used = await UsersService.useFreeLoginSign(this.db, sha256(sign));
+    if (!used) fail((await UsersService.freeLoginSignExpired(this.db, sha256(sign))) ? 'LINK_EXPIRED' : 'INVALID_LINK');
     return this.openSession(used.userId, used.userCode, false, client);
   }
 
@@ -176,7 +199,7 @@ export class AuthService {
    * count toward the sign-in lockout.
    */
   async checkIdentity(userId: number, sessionId: string, password: string): Promise<Date> {
-    const user = await usersRepository.findById(this.db, userId);
+    const user = await UsersService.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
     await verifyCurrentPassword(this.db, user, password);
     return sessionsRepository.markIdentityVerified(this.db, sessionId, IDENTITY_VERIFICATION_GRACE_MS);

@@ -76,47 +76,20 @@ export const sessionsRepository = {
       [userId, reason, exceptSessionId ?? null],
     );
   },
+  /** Ends the sessions of everyone in an organization (it was disabled or closed). */
+  async revokeAllOfOrganization(db: Queryable, organizationId: number, reason: string) {
+    await db.query(
+      `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
+        WHERE revoked_at IS NULL AND user_id IN (SELECT id FROM users WHERE organization_id = $1)`,
+      [organizationId, reason],
+    );
+  },
   async markIdentityVerified(db: Queryable, sessionId: string, graceMs: number): Promise<Date> {
     const [row] = await db.query<{ until: Date }>(
       `UPDATE sessions SET identity_verified_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING identity_verified_until AS until`,
       [sessionId, graceMs / 1000],
     );
     return new Date(row!.until);
-  },
-};
-
-/** One-time sign-in signs (`user/free-login/sign`): stored hashed, each tied to the session that made it. */
-export const freeLoginSigns = {
-  async issue(db: Queryable, s: { userId: number; sessionId: string; tokenHash: string }, validMinutes: number) {
-    await db.query(
-      `INSERT INTO email_tokens (token_hash, user_id, purpose, session_id, expires_at)
-       VALUES ($1, $2, 'free_login', $3, now() + make_interval(mins => $4))`,
-      [s.tokenHash, s.userId, s.sessionId, validMinutes],
-    );
-  },
-  /**
-   * Uses a sign once. It works only while the session that made it is alive, the password has not changed since
-   * it was made, and the user and organization are active; one conditional update, so two uses leave one winner.
-   */
-  async use(db: Queryable, tokenHash: string): Promise<{ userId: number; userCode: string } | undefined> {
-    const [row] = await db.query<{ user_id: number; user_code: string }>(
-      `UPDATE email_tokens t SET used_at = now()
-         FROM sessions s, users u, organizations o
-        WHERE t.token_hash = $1 AND t.purpose = 'free_login' AND t.used_at IS NULL AND t.expires_at > now()
-          AND s.id = t.session_id AND s.revoked_at IS NULL AND s.expires_at > now()
-          AND u.id = t.user_id AND u.status = 1 AND u.password_changed_at <= t.created_at
-          AND o.id = u.organization_id AND o.status = 1
-        RETURNING u.id AS user_id, u.user_code`,
-      [tokenHash],
-    );
-    return row ? { userId: Number(row.user_id), userCode: row.user_code } : undefined;
-  },
-  async expired(db: Queryable, tokenHash: string): Promise<boolean> {
-    const rows = await db.query(
-      `SELECT 1 FROM email_tokens WHERE token_hash = $1 AND purpose = 'free_login' AND used_at IS NULL AND expires_at <= now()`,
-      [tokenHash],
-    );
-    return rows.length > 0;
   },
 };
 

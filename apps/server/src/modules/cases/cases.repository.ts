@@ -1,4 +1,4 @@
-import type { CaseListQuery } from '@portal/contracts';
+import type { CaseListQuery, CaseStatus, Treatment } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export interface CaseRow {
@@ -12,9 +12,9 @@ export interface CaseRow {
   scan_date: Date | null;
   dentist_id: number | null;
   dentist_name: string | null;
-  treatments: string[];
+  treatments: Treatment[];
   memo: string | null;
-  status: string;
+  status: CaseStatus;
   device_serial: string | null;
   file_count: number;
   size: string;
@@ -182,6 +182,32 @@ export const casesRepository = {
   /** Sets a case's status; the case keeps its update time when the status is already that. */
   async setStatusTo(db: Queryable, caseId: number, to: string) {
     await db.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1 AND status <> $2', [caseId, to]);
+  },
+
+  /** A case whose last unfinished upload finished is uploaded (unless it has moved past scanning). */
+  async setUploaded(db: Queryable, caseId: number) {
+    await db.query(
+      `UPDATE cases SET status = 'uploaded', updated_at = now()
+        WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
+          AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
+      [caseId],
+    );
+  },
+  /** Adds files to (or, negative, takes them from) the case's file count and bytes. */
+  async addFiles(db: Queryable, caseId: number, count: number, bytes: number) {
+    await db.query('UPDATE cases SET file_count = file_count + $2, file_bytes = file_bytes + $3 WHERE id = $1', [
+      caseId,
+      count,
+      bytes,
+    ]);
+  },
+  /** Every case of an organization that is being purged. */
+  async deleteOfOrganization(db: Queryable, orgId: number) {
+    await db.query(
+      `DELETE FROM cases
+        WHERE organization_id = $1`,
+      [orgId],
+    );
   },
 
   async setStatus(db: Queryable, caseId: number, from: string[], to: string) {

@@ -7,12 +7,12 @@ import {
   type CreateCaseBody,
 } from '@portal/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import { casesRepository, type CaseRow } from './cases.repository.js';
-import { filesRepository, uploadsRepository, type FileRow } from '../files/files.repository.js';
+import { FilesService, type FileRow } from '../files/files.service.js';
 
 const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
@@ -26,8 +26,8 @@ export function toSummary(r: CaseRow): CaseSummary {
     age: ageInYears(r.birth_date),
     scanDate: iso(r.scan_date),
     dentist: r.dentist_id ? { id: Number(r.dentist_id), name: r.dentist_name ?? '' } : null,
-    treatments: r.treatments as CaseSummary['treatments'],
-    status: r.status as CaseSummary['status'],
+    treatments: r.treatments,
+    status: r.status,
     fileCount: Number(r.file_count),
     size: Number(r.size),
     deviceSerial: r.device_serial,
@@ -54,6 +54,44 @@ export function toCaseFile(f: FileRow): CaseFile {
 type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
 
 export class CasesService {
+  // Static: what other modules change of a case inside their own transaction (`tx`), or read on their connection.
+  // The cases table is written here and nowhere else.
+
+  /** Locks one case's row, so the status derived from its orders is written by one transaction at a time. */
+  static lock(tx: Queryable, caseId: number) {
+    return casesRepository.lock(tx, caseId);
+  }
+
+  /** The case follows its order: it takes this status (keeping its update time when it has it already). */
+  static followOrder(tx: Queryable, caseId: number, status: string) {
+    return casesRepository.setStatusTo(tx, caseId, status);
+  }
+
+  /** The first upload to a registered case started: the case is to be progressed. */
+  static uploadStarted(tx: Queryable, caseId: number) {
+    return casesRepository.setStatus(tx, caseId, ['registered'], 'toBeProgressed');
+  }
+
+  /** An upload finished: the case is uploaded once none is left unfinished (unless it has moved past scanning). */
+  static uploadFinished(tx: Queryable, caseId: number) {
+    return casesRepository.setUploaded(tx, caseId);
+  }
+
+  /** Files came (positive) or went (negative): the case's file count and bytes follow. */
+  static filesChanged(tx: Queryable, caseId: number, count: number, bytes: number) {
+    return casesRepository.addFiles(tx, caseId, count, bytes);
+  }
+
+  /** An organization's purge: every case it has. */
+  static deleteOfOrganization(tx: Queryable, orgId: number) {
+    return casesRepository.deleteOfOrganization(tx, orgId);
+  }
+
+  /** The organization's live cases by code (unknown and binned codes are left out). */
+  static idsByCodes(db: Queryable, orgId: number, codes: string[]) {
+    return casesRepository.idsByCodes(db, orgId, codes);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobDeletions,
@@ -73,7 +111,7 @@ export class CasesService {
   async detail(orgId: number, code: string): Promise<CaseDetail> {
     const row = await casesRepository.find(this.db, orgId, code);
     if (!row) fail('NOT_FOUND');
-    const files = await filesRepository.byCase(this.db, Number(row.id));
+    const files = await FilesService.byCase(this.db, Number(row.id));
     return { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) };
   }
 
@@ -88,7 +126,7 @@ export class CasesService {
   async shared(orgId: number, caseId: number) {
     const row = await casesRepository.findById(this.db, orgId, caseId);
     if (!row) return undefined;
-    const files = await filesRepository.byCase(this.db, caseId);
+    const files = await FilesService.byCase(this.db, caseId);
     return { row, files: files.map(toCaseFile) };
   }
 
@@ -186,10 +224,8 @@ export class CasesService {
         const keys = await this.db.transaction(async (tx) => {
           const locked = await casesRepository.lockBinned(tx, Number(c.id));
           if (!locked) return null;
-          const stored = [
-            ...(await filesRepository.deleteOfCase(tx, Number(c.id))),
-            ...(await uploadsRepository.deleteOfCase(tx, Number(c.id))).map((id) => this.blobs.uploadKey(id)),
-          ];
+          const { keys: files, uploads } = await FilesService.deleteOfCase(tx, Number(c.id));
+          const stored = [...files, ...uploads.map((id) => this.blobs.uploadKey(id))];
           if (locked.has_orders) await casesRepository.markPurged(tx, Number(c.id));
           else await casesRepository.delete(tx, Number(c.id));
           await this.blobs.list(tx, stored);

@@ -26,24 +26,6 @@ export interface CompanyRow {
   closed_at: Date | null;
 }
 
-export interface CompanyEdit {
-  name: string;
-  abbreviation: string | null;
-  licenseCode: string | null;
-  representativeName: string | null;
-  phone: string | null;
-  email: string | null;
-  countryAreaId: string;
-  country: string;
-  stateAreaId: string | null;
-  state: string | null;
-  cityAreaId: string | null;
-  city: string | null;
-  district: string | null;
-  postalCode: string | null;
-  address: string | null;
-}
-
 /** Order statuses that keep an organization from closing: the order still has work or delivery ahead. */
 export const OPEN_ORDER_STATUSES = ['pending', 'accepted', 'ready', 'shipped'];
 
@@ -80,47 +62,6 @@ export const companyRepository = {
       [code],
     );
     return row;
-  },
-
-  async update(db: Queryable, organizationId: number, e: CompanyEdit) {
-    await db.query(
-      `UPDATE organizations
-          SET name = $2, abbreviation = $3, license_code = $4, representative_name = $5, phone = $6, email = $7,
-              country_area_id = $8, country = $9, state_area_id = $10, state = $11, city_area_id = $12, city = $13,
-              district = $14, postal_code = $15, address = $16, updated_at = now()
-        WHERE id = $1`,
-      [
-        organizationId,
-        e.name,
-        e.abbreviation,
-        e.licenseCode,
-        e.representativeName,
-        e.phone,
-        e.email,
-        e.countryAreaId,
-        e.country,
-        e.stateAreaId,
-        e.state,
-        e.cityAreaId,
-        e.city,
-        e.district,
-        e.postalCode,
-        e.address,
-      ],
-    );
-  },
-
-  /** Sets the stored key of the logo or the licence image; answers the key it replaced. */
-  async setImage(db: Queryable, organizationId: number, column: 'logo' | 'license_image', key: string) {
-    const [row] = await db.query<{ previous: string | null }>(
-      `UPDATE organizations o
-          SET ${column} = $2, updated_at = now()
-         FROM (SELECT id, ${column} AS previous FROM organizations WHERE id = $1 FOR UPDATE) old
-        WHERE o.id = old.id
-        RETURNING old.previous`,
-      [organizationId, key],
-    );
-    return row?.previous ?? null;
   },
 
   /** The areas directly under `parentId` (the countries of `region` when it is null), by name. */
@@ -167,62 +108,6 @@ export const companyRepository = {
     );
   },
 
-  async markClosed(db: Queryable, organizationId: number, userId: number) {
-    const [row] = await db.query<{ closed_at: Date }>(
-      `UPDATE organizations
-          SET status = 3, closed_at = now(), closed_by = $2, updated_at = now()
-        WHERE id = $1
-        RETURNING closed_at`,
-      [organizationId, userId],
-    );
-    return row!.closed_at;
-  },
-
-  async reopen(db: Queryable, organizationId: number) {
-    await db.query(
-      `UPDATE organizations
-          SET status = 1, closed_at = NULL, closed_by = NULL, updated_at = now()
-        WHERE id = $1`,
-      [organizationId],
-    );
-  },
-
-  async endSessions(db: Queryable, organizationId: number, reason: string) {
-    await db.query(
-      `UPDATE sessions
-          SET revoked_at = now(), revoke_reason = $2
-        WHERE revoked_at IS NULL
-          AND user_id IN (SELECT id FROM users WHERE organization_id = $1)`,
-      [organizationId, reason],
-    );
-  },
-
-  /**
-   * Ends every partnership of the organization that is temporary, applying or accepted: its partners see it
-   * terminated, with an event saying why.
-   */
-  async endPartnerships(db: Queryable, organizationId: number, userId: number) {
-    await db.query(
-      `WITH live AS (
-         SELECT id, status
-           FROM partnerships
-          WHERE (clinic_organization_id = $1 OR lab_organization_id = $1)
-            AND status IN (-2, 0, 1)
-          FOR UPDATE
-       ), ended AS (
-         UPDATE partnerships p
-            SET status = 4, updated_at = now()
-           FROM live
-          WHERE p.id = live.id
-          RETURNING p.id, live.status AS from_status
-       )
-       INSERT INTO partnership_events (partnership_id, action, from_status, to_status, reason, actor_user_id, actor_organization_id)
-       SELECT id, 'organization_closed', from_status, 4, NULL, $2, $1
-         FROM ended`,
-      [organizationId, userId],
-    );
-  },
-
   /** Closed organizations whose retention is over. */
   async dueForPurge(db: Queryable, retentionDays: number) {
     const rows = await db.query<{ id: number }>(
@@ -234,24 +119,6 @@ export const companyRepository = {
       [retentionDays],
     );
     return rows.map((r) => Number(r.id));
-  },
-
-  /** Queues the purge of an organization unless one is queued or running already. */
-  async queuePurge(db: Queryable, organizationId: number) {
-    const rows = await db.query(
-      `INSERT INTO jobs (kind, payload)
-       SELECT 'purgeOrganization', jsonb_build_object('organizationId', $1::bigint)
-        WHERE NOT EXISTS (
-          SELECT 1
-            FROM jobs
-           WHERE kind = 'purgeOrganization'
-             AND payload->>'organizationId' = $1::text
-             AND status IN ('queued', 'running')
-        )
-       RETURNING id`,
-      [organizationId],
-    );
-    return rows.length > 0;
   },
 
   /** Locks a closed organization whose retention is over, for its purge (not one restored meanwhile). */
@@ -268,123 +135,16 @@ export const companyRepository = {
     return row;
   },
 
-  /**
-   * Deletes everything the organization holds, its orders with partners included (its cases go, and an order is
-   * nothing without its case); answers the stored blobs whose rows went. Partners' bytes on those orders are
-   * given back to their storage.
-   */
-  async purge(db: Queryable, organizationId: number): Promise<{ keys: string[]; uploads: string[] }> {
-    const orderIds = (
-      await db.query<{ id: number }>(
-        `SELECT id
-           FROM orders
-          WHERE clinic_organization_id = $1 OR lab_organization_id = $1`,
-        [organizationId],
-      )
-    ).map((r) => Number(r.id));
-    const keys: string[] = [];
-    const take = (rows: { key: string | null }[]) => keys.push(...rows.flatMap((r) => (r.key ? [r.key] : [])));
-
-    take(
-      await db.query<{ key: string }>(
-        `SELECT storage_key AS key
-           FROM order_attachments
-          WHERE order_id = ANY ($1::bigint[])`,
-        [orderIds],
-      ),
-    );
-    await db.query(
-      `UPDATE storage_accounts s
-          SET used_bytes = GREATEST(0, s.used_bytes - a.bytes)
-         FROM (SELECT organization_id, sum(size)::bigint AS bytes
-                 FROM order_attachments
-                WHERE order_id = ANY ($1::bigint[]) AND organization_id <> $2
-                GROUP BY organization_id) a
-        WHERE s.organization_id = a.organization_id`,
-      [orderIds, organizationId],
-    );
-    await db.query(
-      `DELETE FROM orders
-        WHERE id = ANY ($1::bigint[])`,
-      [orderIds],
-    );
-    for (const f of await db.query<{ storage_key: string; viewer_key: string | null }>(
-      `DELETE FROM files
-        WHERE organization_id = $1
-        RETURNING storage_key, viewer_key`,
-      [organizationId],
-    ))
-      keys.push(f.storage_key, ...(f.viewer_key ? [f.viewer_key] : []));
-    const uploads = (
-      await db.query<{ id: string }>(
-        `DELETE FROM uploads
-          WHERE organization_id = $1
-          RETURNING id`,
-        [organizationId],
-      )
-    ).map((r) => r.id);
-    take(
-      await db.query<{ key: string | null }>(
-        `DELETE FROM exports
-          WHERE organization_id = $1
-          RETURNING storage_key AS key`,
-        [organizationId],
-      ),
-    );
-    await db.query(
-      `DELETE FROM finished_uploads
-        WHERE organization_id = $1`,
+  /** Whether the purge of the organization is queued or running already. */
+  async purgeQueued(db: Queryable, organizationId: number) {
+    const rows = await db.query(
+      `SELECT 1
+         FROM jobs
+        WHERE kind = 'purgeOrganization'
+          AND payload->>'organizationId' = $1::text
+          AND status IN ('queued', 'running')`,
       [organizationId],
     );
-    await db.query(
-      `DELETE FROM cases
-        WHERE organization_id = $1`,
-      [organizationId],
-    );
-    await db.query(
-      `DELETE FROM partnerships
-        WHERE clinic_organization_id = $1 OR lab_organization_id = $1 OR initiator_organization_id = $1`,
-      [organizationId],
-    );
-    // Events the organization's people wrote elsewhere stay, without naming who.
-    await db.query(
-      `UPDATE partnership_events
-          SET actor_organization_id = NULL, actor_user_id = NULL
-        WHERE actor_organization_id = $1`,
-      [organizationId],
-    );
-    // The clinic's scanners go back to unactivated: their tokens end with the clinic.
-    await db.query(
-      `UPDATE device_tokens
-          SET revoked_at = now()
-        WHERE revoked_at IS NULL
-          AND device_id IN (SELECT id FROM devices WHERE clinic_organization_id = $1)`,
-      [organizationId],
-    );
-    await db.query(
-      `UPDATE devices
-          SET status = 'InActiveted', activated_at = NULL
-        WHERE clinic_organization_id = $1`,
-      [organizationId],
-    );
-    await db.query(
-      `UPDATE devices
-          SET clinic_organization_id = CASE WHEN clinic_organization_id = $1 THEN NULL ELSE clinic_organization_id END,
-              dealer_organization_id = CASE WHEN dealer_organization_id = $1 THEN NULL ELSE dealer_organization_id END,
-              oem_organization_id = CASE WHEN oem_organization_id = $1 THEN NULL ELSE oem_organization_id END
-        WHERE $1 IN (clinic_organization_id, dealer_organization_id, oem_organization_id)`,
-      [organizationId],
-    );
-    await db.query(
-      `DELETE FROM users
-        WHERE organization_id = $1`,
-      [organizationId],
-    );
-    await db.query(
-      `DELETE FROM organizations
-        WHERE id = $1`,
-      [organizationId],
-    );
-    return { keys, uploads };
+    return rows.length > 0;
   },
 };

@@ -12,11 +12,20 @@ import {
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { fail, invalidField } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { newCode } from '../../platform/crypto.js';
+import { AuthService } from '../auth/auth.service.js';
+import { CasesService } from '../cases/cases.service.js';
+import { DevicesService } from '../devices/devices.service.js';
+import { ExportsService } from '../exports/exports.service.js';
+import { FilesService } from '../files/files.service.js';
+import { OrdersService } from '../orders/orders.service.js';
+import { OrganizationsService } from '../organizations/organizations.service.js';
+import { PartnersService } from '../partners/partners.service.js';
+import { UsersService } from '../users/users.service.js';
 import { companyRepository } from './company.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -116,7 +125,7 @@ export class CompanyService {
     if (!state && (await companyRepository.hasChildAreas(this.db, country.id))) invalidField('stateId', 'required');
     const city = body.cityId ? await companyRepository.area(this.db, body.cityId) : undefined;
     if (body.cityId && (!state || city?.parent_id !== state.id)) invalidField('cityId', 'paramInvalid');
-    await companyRepository.update(this.db, organizationId, {
+    await OrganizationsService.updateInformation(this.db, organizationId, {
       name: body.name.trim(),
       abbreviation: orNull(body.abbreviation),
       licenseCode: orNull(body.licenseCode),
@@ -161,7 +170,7 @@ export class CompanyService {
     let previous: string | null;
     try {
       previous = await this.db.transaction(async (tx) => {
-        const replaced = await companyRepository.setImage(tx, organizationId, IMAGE_COLUMN[target], key);
+        const replaced = await OrganizationsService.setImage(tx, organizationId, IMAGE_COLUMN[target], key);
         if (replaced) await this.blobs.list(tx, [replaced]);
         return replaced;
       });
@@ -200,9 +209,9 @@ export class CompanyService {
           { count: open.length },
           { orders: open.map((r) => ({ orderCode: r.code, status: r.status, partner: r.partner })) },
         );
-      const at = await companyRepository.markClosed(tx, o.id, auth.userId);
-      await companyRepository.endSessions(tx, o.id, 'organization_closed');
-      await companyRepository.endPartnerships(tx, o.id, auth.userId);
+      const at = await OrganizationsService.markClosed(tx, o.id, auth.userId);
+      await AuthService.endSessionsOfOrganization(tx, o.id, 'organization_closed');
+      await PartnersService.endAllOf(tx, o.id, auth.userId);
       return new Date(at);
     });
     return { closedAt: closedAt.toISOString(), purgeAfter: this.purgeAfter(closedAt).toISOString() };
@@ -214,7 +223,7 @@ export class CompanyService {
       const o = await companyRepository.findByCode(tx, organizationCode);
       if (!o || o.status !== OrgStatus.Closed || !o.closed_at) fail('NOT_FOUND');
       if (this.purgeAfter(new Date(o.closed_at)) <= new Date()) fail('RETENTION_OVER');
-      await companyRepository.reopen(tx, Number(o.id));
+      await OrganizationsService.reopen(tx, Number(o.id));
     });
   }
 
@@ -225,10 +234,36 @@ export class CompanyService {
   /** Housekeeping: queues the purge of every closed organization whose retention is over. */
   async queueDuePurges() {
     let queued = 0;
-    for (const id of await companyRepository.dueForPurge(this.db, this.config.closedOrganizationRetentionDays))
-      if (await companyRepository.queuePurge(this.db, id)) queued += 1;
+    for (const id of await companyRepository.dueForPurge(this.db, this.config.closedOrganizationRetentionDays)) {
+      // Unless one is queued or running already; the job is the platform's (`Jobs`), in the checking transaction.
+      const queuedNow = await this.db.transaction(async (tx) => {
+        if (await companyRepository.purgeQueued(tx, id)) return false;
+        await this.jobs.enqueue('purgeOrganization', { organizationId: id }, tx);
+        return true;
+      });
+      if (queuedNow) queued += 1;
+    }
     if (queued) this.jobs.wakeUp();
     return { queued };
+  }
+
+  /**
+   * Deletes everything the organization holds, each table by the module that owns it, its orders with partners
+   * included (its cases go, and an order is nothing without its case); answers the stored blobs whose rows went.
+   * Partners' bytes on those orders are given back to their storage.
+   */
+  private async deleteHoldings(tx: Queryable, organizationId: number) {
+    const orders = await OrdersService.ofOrganization(tx, organizationId);
+    await FilesService.releaseAttachments(tx, orders.ids, organizationId);
+    await OrdersService.deleteByIds(tx, orders.ids);
+    const files = await FilesService.deleteOfOrganization(tx, organizationId);
+    const exports = await ExportsService.deleteOfOrganization(tx, organizationId);
+    await CasesService.deleteOfOrganization(tx, organizationId);
+    await PartnersService.deleteOfOrganization(tx, organizationId);
+    await DevicesService.releaseOfOrganization(tx, organizationId);
+    await UsersService.deleteOfOrganization(tx, organizationId);
+    await OrganizationsService.delete(tx, organizationId);
+    return { keys: [...orders.attachmentKeys, ...files.keys, ...exports], uploads: files.uploads };
   }
 
   /**
@@ -239,7 +274,7 @@ export class CompanyService {
     const keys = await this.db.transaction(async (tx) => {
       const o = await companyRepository.lockDue(tx, organizationId, this.config.closedOrganizationRetentionDays);
       if (!o) return null;
-      const { keys: stored, uploads } = await companyRepository.purge(tx, organizationId);
+      const { keys: stored, uploads } = await this.deleteHoldings(tx, organizationId);
       const all = [
         ...stored,
         ...uploads.map((id) => this.blobs.uploadKey(id)),

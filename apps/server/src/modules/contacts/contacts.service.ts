@@ -1,4 +1,4 @@
-import { CONTACT_VERIFICATION_VALIDITY_DAYS, type CompanyContact } from '@portal/contracts';
+import { CONTACT_VERIFICATION_VALIDITY_DAYS, type CompanyContact, type AddContactBody } from '@portal/contracts';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { newCode, newToken, sha256 } from '../../platform/crypto.js';
@@ -35,10 +35,7 @@ export class ContactsService {
   }
 
   /** Adds a contact and mails it a link; answers the contact and the outbox id of that mail. */
-  async add(
-    organizationId: number,
-    input: { userName: string; email: string },
-  ): Promise<{ contact: CompanyContact; mailId: number }> {
+  async add(organizationId: number, input: AddContactBody): Promise<{ contact: CompanyContact; mailId: number }> {
     if (await contactsRepository.emailExists(this.db, organizationId, input.email))
       fail('CONTACT_EXISTS', { email: input.email }, { field: 'email' });
     const token = newToken();

@@ -1,9 +1,10 @@
+import type { CaseStatus } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 /** Which side of orders the organization is on (as the orders module's `sideOf` tells). */
 type Side = 'clinic' | 'lab';
 type StatusCount = { status: string; count: number };
-type RecentCase = { code: string; name: string; patient_name: string; status: string; created_at: Date };
+type RecentCase = { code: string; name: string; patient_name: string; status: CaseStatus; created_at: Date };
 
 /** Counts per day of the last `$3` days in the timezone `$2`, empty days included; `counted` gives (day, count). */
 async function perDay(db: Queryable, counted: string, org: number, days: number, timezone: string) {

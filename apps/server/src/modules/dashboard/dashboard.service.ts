@@ -1,8 +1,7 @@
 import { CASE_STATUSES, ORDER_STATUSES, PERIOD_DAYS, type DashboardPeriod } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
-import { ordersRepository } from '../orders/orders.repository.js';
-import { sideOf, toSummary } from '../orders/orders.service.js';
+import { OrdersService, sideOf, toSummary } from '../orders/orders.service.js';
 import { dashboardRepository } from './dashboard.repository.js';
 
 const RECENT = 5;
@@ -21,7 +20,7 @@ export class DashboardService {
       dashboardRepository.caseCounts(this.db, side, org),
       dashboardRepository.orderCounts(this.db, side, org),
       dashboardRepository.recentCases(this.db, side, org, RECENT),
-      ordersRepository.page(this.db, side, org, { sortOrder: 'desc' }, RECENT, 0),
+      OrdersService.recent(this.db, side, org, RECENT),
       dashboardRepository.partners(this.db, side, org),
       dashboardRepository.unreadNotifications(this.db, auth.userId),
     ]);
@@ -38,7 +37,7 @@ export class DashboardService {
         caseCode: c.code,
         name: c.name,
         patientName: c.patient_name,
-        status: c.status as never,
+        status: c.status,
         createdAt: new Date(c.created_at).toISOString(),
       })),
       recentOrders: recentOrders.map((r) => toSummary(r, side)),

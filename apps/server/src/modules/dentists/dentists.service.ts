@@ -1,3 +1,4 @@
+import type { SaveDentistBody } from '@portal/contracts';
 import type { Db } from '../../platform/db.js';
 import { AppError, fail } from '../../platform/errors.js';
 import { dentistsRepository } from './dentists.repository.js';
@@ -9,7 +10,7 @@ export class DentistsService {
     const rows = await dentistsRepository.list(this.db, orgId);
     return { list: rows.map((r) => ({ id: Number(r.id), name: r.name, caseCount: Number(r.case_count) })) };
   }
-  async save(orgId: number, input: { id?: number; name: string }) {
+  async save(orgId: number, input: SaveDentistBody) {
     const name = input.name.trim();
     if (!name) throw new AppError('PARAM_INVALID', { field: 'name' }, { field: 'name' }, 'dentistNameRequired');
     if (await dentistsRepository.nameTaken(this.db, orgId, name, input.id ?? null))

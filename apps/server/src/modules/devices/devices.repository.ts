@@ -224,4 +224,31 @@ export const devicesRepository = {
       [oemOrgId, labIds],
     );
   },
+  /**
+   * An organization that is being purged lets go of its scanners: a clinic's go back to unactivated (their tokens end
+   * with the clinic), and no scanner names the organization as its clinic, dealer or OEM any more.
+   */
+  async releaseOfOrganization(db: Queryable, organizationId: number) {
+    await db.query(
+      `UPDATE device_tokens
+          SET revoked_at = now()
+        WHERE revoked_at IS NULL
+          AND device_id IN (SELECT id FROM devices WHERE clinic_organization_id = $1)`,
+      [organizationId],
+    );
+    await db.query(
+      `UPDATE devices
+          SET status = 'InActiveted', activated_at = NULL
+        WHERE clinic_organization_id = $1`,
+      [organizationId],
+    );
+    await db.query(
+      `UPDATE devices
+          SET clinic_organization_id = CASE WHEN clinic_organization_id = $1 THEN NULL ELSE clinic_organization_id END,
+              dealer_organization_id = CASE WHEN dealer_organization_id = $1 THEN NULL ELSE dealer_organization_id END,
+              oem_organization_id = CASE WHEN oem_organization_id = $1 THEN NULL ELSE oem_organization_id END
+        WHERE $1 IN (clinic_organization_id, dealer_organization_id, oem_organization_id)`,
+      [organizationId],
+    );
+  },
 };

@@ -1,4 +1,4 @@
-import { canMoveDevice, OrgType } from '@portal/contracts';
+import { canMoveDevice, OrgType, type DeviceListQuery } from '@portal/contracts';
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, fail } from '../../platform/errors.js';
 import { hashPassword, newToken, sha256, verifyPassword } from '../../platform/crypto.js';
@@ -29,9 +29,17 @@ function toDevice(r: DeviceRow) {
 }
 
 export class DevicesService {
+  /**
+   * Static, for the purge of a closed organization (in its transaction): the organization's scanners are let go;
+   * a clinic's go back to unactivated. The scanner tables are written by this module alone.
+   */
+  static releaseOfOrganization(tx: Queryable, organizationId: number) {
+    return devicesRepository.releaseOfOrganization(tx, organizationId);
+  }
+
   constructor(private readonly db: Db) {}
 
-  async list(org: { id: number; type: number }, q: { pageNum: number; pageSize: number; keyword?: string }) {
+  async list(org: { id: number; type: number }, q: DeviceListQuery) {
     const { total, rows } = await devicesRepository.list(
       this.db,
       org,

@@ -99,4 +99,14 @@ export const exportsRepository = {
       [caseIds],
     );
   },
+  /** Every export of an organization that is being purged; answers the stored keys of those that were packed. */
+  async deleteOfOrganization(db: Queryable, organizationId: number) {
+    const rows = await db.query<{ key: string | null }>(
+      `DELETE FROM exports
+        WHERE organization_id = $1
+        RETURNING storage_key AS key`,
+      [organizationId],
+    );
+    return rows.flatMap((r) => (r.key ? [r.key] : []));
+  },
 };

@@ -2,13 +2,13 @@ import { PassThrough } from 'node:stream';
 import yazl from 'yazl';
 import { ExportStatus, formatSize } from '@portal/contracts';
 import type { Config } from '../../config.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { FileLinks } from '../files/files.service.js';
-import { casesRepository } from '../cases/cases.repository.js';
+import { CasesService } from '../cases/cases.service.js';
 import { exportsRepository } from './exports.repository.js';
 
 const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
@@ -29,6 +29,11 @@ function safeSegment(s: string) {
  * case with a short summary and the files, streamed from the store into the store, never held whole.
  */
 export class ExportsService {
+  /** Static, for the purge of a closed organization (in its transaction): its exports; answers their stored keys. */
+  static deleteOfOrganization(tx: Queryable, organizationId: number) {
+    return exportsRepository.deleteOfOrganization(tx, organizationId);
+  }
+
   private readonly links: FileLinks;
   constructor(
     private readonly db: Db,
@@ -41,7 +46,7 @@ export class ExportsService {
   }
 
   async create(orgId: number, userId: number, caseCodes: string[], types: string[]) {
-    const cases = await casesRepository.idsByCodes(this.db, orgId, [...new Set(caseCodes)]);
+    const cases = await CasesService.idsByCodes(this.db, orgId, [...new Set(caseCodes)]);
     if (cases.length !== new Set(caseCodes).size) fail('NOT_FOUND');
     const code = newCode('x');
     // The export and the job that packs it exist together or not at all.
@@ -156,7 +161,8 @@ export class ExportsService {
               });
               cb(null, stream);
             },
-            (err: Error) => cb(err, undefined as never),
+            // yazl reads no stream when it is given an error; its types ask for one all the same.
+            (err: Error) => cb(err, undefined as unknown as NodeJS.ReadableStream),
           );
         });
       }

@@ -63,7 +63,7 @@ export const filesRepository = {
     );
     return row;
   },
-  /** Adds the file and its bytes to the organization's usage, in one transaction with the caller. */
+  /** Adds the file and its bytes to the organization's usage, in one transaction with the caller (the case's totals are the cases module's). */
   async insert(
     db: Queryable,
     f: {
@@ -98,10 +98,6 @@ export const filesRepository = {
       ],
     );
     await storageRepository.add(db, f.orgId, f.size);
-    await db.query('UPDATE cases SET file_count = file_count + 1, file_bytes = file_bytes + $2 WHERE id = $1', [
-      f.caseId,
-      f.size,
-    ]);
     return Number(row!.id);
   },
   /** A file of the case with exactly these bytes (same size and SHA-256), if there is one. */
@@ -120,13 +116,7 @@ export const filesRepository = {
       storage_key: string;
       viewer_key: string | null;
     }>(`DELETE FROM files WHERE id = $1 RETURNING organization_id, case_id, size, storage_key, viewer_key`, [fileId]);
-    if (row) {
-      await storageRepository.add(db, Number(row.organization_id), -Number(row.size));
-      await db.query('UPDATE cases SET file_count = file_count - 1, file_bytes = file_bytes - $2 WHERE id = $1', [
-        row.case_id,
-        Number(row.size),
-      ]);
-    }
+    if (row) await storageRepository.add(db, Number(row.organization_id), -Number(row.size));
     return row;
   },
   /** Deletes a case's files and gives their bytes back to the organization; answers the stored keys to delete. */
@@ -143,6 +133,34 @@ export const filesRepository = {
     }
     for (const [org, bytes] of perOrg) await storageRepository.add(db, org, -bytes);
     return rows.flatMap((r) => [r.storage_key, ...(r.viewer_key ? [r.viewer_key] : [])]);
+  },
+  /**
+   * Deletes everything an organization that is being purged stored here: its files, its unfinished uploads and its
+   * finished ones; answers the stored keys of the files and the ids of the unfinished uploads.
+   */
+  async deleteOfOrganization(db: Queryable, orgId: number): Promise<{ keys: string[]; uploads: string[] }> {
+    const keys: string[] = [];
+    for (const f of await db.query<{ storage_key: string; viewer_key: string | null }>(
+      `DELETE FROM files
+        WHERE organization_id = $1
+        RETURNING storage_key, viewer_key`,
+      [orgId],
+    ))
+      keys.push(f.storage_key, ...(f.viewer_key ? [f.viewer_key] : []));
+    const uploads = (
+      await db.query<{ id: string }>(
+        `DELETE FROM uploads
+          WHERE organization_id = $1
+          RETURNING id`,
+        [orgId],
+      )
+    ).map((r) => r.id);
+    await db.query(
+      `DELETE FROM finished_uploads
+        WHERE organization_id = $1`,
+      [orgId],
+    );
+    return { keys, uploads };
   },
   /** The preparation's outcome: its status, the viewer version when ready, and the unit the model was found in. */
   async setViewer(
@@ -212,6 +230,22 @@ export const storageRepository = {
       `INSERT INTO storage_accounts (organization_id, used_bytes) VALUES ($1, GREATEST($2, 0))
        ON CONFLICT (organization_id) DO UPDATE SET used_bytes = storage_accounts.used_bytes + $2`,
       [orgId, bytes],
+    );
+  },
+  /**
+   * Gives other organizations back the bytes of their attachments on some orders (the orders are about to be deleted
+   * with an organization that is being purged, `orgId`).
+   */
+  async releaseAttachments(db: Queryable, orderIds: number[], orgId: number) {
+    await db.query(
+      `UPDATE storage_accounts s
+          SET used_bytes = GREATEST(0, s.used_bytes - a.bytes)
+         FROM (SELECT organization_id, sum(size)::bigint AS bytes
+                 FROM order_attachments
+                WHERE order_id = ANY ($1::bigint[]) AND organization_id <> $2
+                GROUP BY organization_id) a
+        WHERE s.organization_id = a.organization_id`,
+      [orderIds, orgId],
     );
   },
   async usage(db: Queryable, orgId: number) {
@@ -317,23 +351,6 @@ export const uploadsRepository = {
     return db.query<{ id: string }>(`SELECT id FROM uploads WHERE created_at < now() - make_interval(hours => $1)`, [
       olderThanHours,
     ]);
-  },
-  /** A registered case whose first upload starts is to be progressed. */
-  async markCaseUploading(db: Queryable, caseId: number) {
-    await db.query(
-      `UPDATE cases SET status = 'toBeProgressed', updated_at = now()
-        WHERE id = $1 AND status = 'registered'`,
-      [caseId],
-    );
-  },
-  /** A case whose last unfinished upload finished is uploaded (unless it has moved past scanning). */
-  async markCaseUploaded(db: Queryable, caseId: number) {
-    await db.query(
-      `UPDATE cases SET status = 'uploaded', updated_at = now()
-        WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
-          AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
-      [caseId],
-    );
   },
   async state(db: Queryable, id: string): Promise<UploadState | null> {
     const [row] = await db.query<{

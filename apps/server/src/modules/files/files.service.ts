@@ -4,7 +4,10 @@ import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import type { BlobStore } from '../../platform/storage.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
-import { filesRepository, storageRepository } from './files.repository.js';
+import { CasesService } from '../cases/cases.service.js';
+import { filesRepository, storageRepository, uploadsRepository } from './files.repository.js';
+
+export type { FileRow } from './files.repository.js';
 
 export type LinkPurpose = 'download' | 'viewer' | 'attachment';
 
@@ -28,6 +31,45 @@ export class FileLinks {
 }
 
 export class FilesService {
+  // Static: what other modules read and change of files, uploads and storage, on their own connection or inside
+  // their own transaction (`tx`). The files module's tables are written here and nowhere else.
+
+  /** A case's files, by kind and age. */
+  static byCase(db: Queryable, caseId: number) {
+    return filesRepository.byCase(db, caseId);
+  }
+
+  /**
+   * A case's purge: deletes its files and its unfinished uploads, giving their bytes back to the organization;
+   * answers the stored keys of the files and the ids of the uploads (whose blobs the store names).
+   */
+  static async deleteOfCase(tx: Queryable, caseId: number) {
+    const keys = await filesRepository.deleteOfCase(tx, caseId);
+    const uploads = await uploadsRepository.deleteOfCase(tx, caseId);
+    return { keys, uploads };
+  }
+
+  /**
+   * Counts bytes another module stores for the organization (order attachments, report snapshots) in that module's
+   * transaction, under the quota's row lock: refused as a whole (INSUFFICIENT_STORAGE) when the storage is full.
+   */
+  static async charge(tx: Queryable, orgId: number, bytes: number, defaultQuotaBytes: number) {
+    await storageRepository.lock(tx, orgId);
+    const usage = await storageRepository.usage(tx, orgId);
+    if (usage.used + usage.reserved + bytes > (usage.quota ?? defaultQuotaBytes)) fail('INSUFFICIENT_STORAGE');
+    await storageRepository.add(tx, orgId, bytes);
+  }
+
+  /** Other organizations get the bytes of their attachments on these orders back (the orders go with `orgId`). */
+  static releaseAttachments(tx: Queryable, orderIds: number[], orgId: number) {
+    return storageRepository.releaseAttachments(tx, orderIds, orgId);
+  }
+
+  /** An organization's purge: its files and uploads; answers the files' stored keys and the uploads' ids. */
+  static deleteOfOrganization(tx: Queryable, orgId: number) {
+    return filesRepository.deleteOfOrganization(tx, orgId);
+  }
+
   readonly links: FileLinks;
   constructor(
     private readonly db: Db,
@@ -100,6 +142,7 @@ export class FilesService {
     if (!file) fail('NOT_FOUND');
     const keys = await this.db.transaction(async (tx) => {
       const removed = await filesRepository.delete(tx, Number(file.id));
+      if (removed) await CasesService.filesChanged(tx, Number(removed.case_id), -1, -Number(removed.size));
       const stored = removed ? [removed.storage_key, ...(removed.viewer_key ? [removed.viewer_key] : [])] : [];
       await this.blobs.list(tx, stored);
       return stored;
@@ -111,12 +154,8 @@ export class FilesService {
    * Counts bytes another module stores for the organization (report snapshots) in that module's transaction:
    * refused as a whole when the storage is full.
    */
-  async charge(tx: Queryable, orgId: number, bytes: number) {
-    await storageRepository.lock(tx, orgId);
-    const usage = await storageRepository.usage(tx, orgId);
-    if (usage.used + usage.reserved + bytes > (usage.quota ?? this.config.uploads.defaultQuotaBytes))
-      fail('INSUFFICIENT_STORAGE');
-    await storageRepository.add(tx, orgId, bytes);
+  charge(tx: Queryable, orgId: number, bytes: number) {
+    return FilesService.charge(tx, orgId, bytes, this.config.uploads.defaultQuotaBytes);
   }
 
   async usage(orgId: number) {

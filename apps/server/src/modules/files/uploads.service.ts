@@ -6,11 +6,12 @@ import { FILE_FORMATS, hasUnsafeText, kindOfFormat, type ErrorName, type FileFor
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, fail } from '../../platform/errors.js';
 import { t } from '../../platform/i18n.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { readAll, type Readable } from '../../platform/storage.js';
 import { newCode } from '../../platform/crypto.js';
+import { CasesService } from '../cases/cases.service.js';
 import { filesRepository, storageRepository, uploadsRepository } from './files.repository.js';
 import { cleanFileName, contentMatches, formatOfName, SNIFF_BYTES } from './content-check.js';
 import { CHECKSUM_ALGORITHMS, UploadStore, withChecksum } from './upload-store.js';
@@ -145,28 +146,57 @@ export class UploadsService {
   private async create(req: Request, upload: Upload) {
     const { uploader, lang } = this.callers.get(req)!;
     const meta = upload.metadata ?? {};
+    let name: string;
+    try {
+      // Created when tus made the upload, so the expiry tus announces and the one applied here agree.
+      name = await this.reserve(uploader, {
+        id: upload.id,
+        size: upload.size,
+        metadata: meta,
+        createdAt: new Date(upload.creation_date!),
+      });
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the tus server answers the error bodies it is thrown
+      if (err instanceof AppError) throw this.errorBody(err, lang);
+      throw err;
+    }
+    this.callers.get(req)!.created = upload.id;
+    return { metadata: { ...meta, filename: name } };
+  }
+
+  /**
+   * An upload about to be created: its name, format, size and case are checked, then, in one transaction under the
+   * quota's row lock, the case's files and unfinished uploads against the limit per case (TOO_MANY_FILES) and the
+   * organization's used and reserved bytes against its quota (INSUFFICIENT_STORAGE); the bytes are reserved (an
+   * `uploads` row) and a registered case is to be progressed. Refusals are the catalogue's errors. Answers the
+   * cleaned file name.
+   */
+  async reserve(
+    uploader: Uploader,
+    upload: { id: string; size: number | undefined; metadata: Record<string, string | null>; createdAt: Date },
+  ): Promise<string> {
+    const meta = upload.metadata;
     const name = cleanFileName(meta.filename ?? '');
-    if (!name) this.refuse('PARAM_INVALID', lang, { field: 'filename' });
+    if (!name) fail('PARAM_INVALID', { field: 'filename' });
     const format = formatOfName(name) as FileFormat;
     if (!(FILE_FORMATS as readonly string[]).includes(format) || !this.config.uploads.formats.includes(format)) {
-      this.refuse('FILE_FORMAT_NOT_ACCEPTED', lang, { formats: this.config.uploads.formats.join(', ') });
+      fail('FILE_FORMAT_NOT_ACCEPTED', { formats: this.config.uploads.formats.join(', ') });
     }
     const size = upload.size;
-    if (size === undefined || size <= 0) this.refuse('PARAM_INVALID', lang, { field: 'Upload-Length' });
+    if (size === undefined || size <= 0) fail('PARAM_INVALID', { field: 'Upload-Length' });
     const jaw = meta.jaw && ['upper', 'lower', 'bite'].includes(meta.jaw) ? meta.jaw : null;
     const caseCode = meta.caseCode ?? '';
-    if (caseCode.length > 64 || hasUnsafeText(caseCode)) this.refuse('PARAM_INVALID', lang, { field: 'caseCode' });
+    if (caseCode.length > 64 || hasUnsafeText(caseCode)) fail('PARAM_INVALID', { field: 'caseCode' });
 
     await this.db.transaction(async (tx) => {
       const found = await uploadsRepository.liveCase(tx, uploader.organizationId, caseCode);
-      if (!found || (uploader.onlyCase && uploader.onlyCase !== meta.caseCode)) this.refuse('NOT_FOUND', lang);
+      if (!found || (uploader.onlyCase && uploader.onlyCase !== meta.caseCode)) fail('NOT_FOUND');
       await storageRepository.lock(tx, uploader.organizationId);
       if ((await uploadsRepository.countOfCase(tx, found.id)) >= this.config.uploads.maxFilesPerCase)
-        this.refuse('TOO_MANY_FILES', lang, { count: this.config.uploads.maxFilesPerCase });
+        fail('TOO_MANY_FILES', { count: this.config.uploads.maxFilesPerCase });
       const usage = await storageRepository.usage(tx, uploader.organizationId);
       const quota = usage.quota ?? this.config.uploads.defaultQuotaBytes;
-      if (usage.used + usage.reserved + size > quota) this.refuse('INSUFFICIENT_STORAGE', lang);
-      // Created when tus made the upload, so the expiry tus announces and the one applied here agree.
+      if (usage.used + usage.reserved + size > quota) fail('INSUFFICIENT_STORAGE');
       await uploadsRepository.insert(tx, {
         id: upload.id,
         orgId: uploader.organizationId,
@@ -177,12 +207,11 @@ export class UploadsService {
         format,
         jaw,
         size,
-        createdAt: new Date(upload.creation_date!),
+        createdAt: upload.createdAt,
       });
-      await uploadsRepository.markCaseUploading(tx, found.id);
+      await CasesService.uploadStarted(tx, found.id);
     });
-    this.callers.get(req)!.created = upload.id;
-    return { metadata: { ...meta, filename: name } };
+    return name;
   }
 
   private finish(req: Request, upload: Upload) {
@@ -194,7 +223,7 @@ export class UploadsService {
    * lock, claims the upload, makes the file (or finds the same bytes already in the case) and queues its viewer
    * version. Run again on an upload already finished, it answers the same success.
    */
-  private async complete(upload: Upload, lang: string) {
+  async complete(upload: Upload, lang: string) {
     const pending = await uploadsRepository.pending(this.db, upload.id);
     if (!pending) {
       // The final PATCH again, from a client that lost its answer: the same success.
@@ -221,9 +250,9 @@ export class UploadsService {
       await storageRepository.lock(tx, orgId);
       if (!(await uploadsRepository.claim(tx, upload.id))) return null;
       const same = await filesRepository.findSameContent(tx, caseId, size, sha256);
-      const fileId =
-        same ??
-        (await filesRepository.insert(tx, {
+      let fileId = same;
+      if (fileId === undefined) {
+        fileId = await filesRepository.insert(tx, {
           code: newCode('f'),
           orgId,
           caseId,
@@ -235,7 +264,9 @@ export class UploadsService {
           storageKey: key,
           viewerStatus: prepare ? 'pending' : 'none',
           sha256,
-        }));
+        });
+        await CasesService.filesChanged(tx, caseId, 1, size);
+      }
       await uploadsRepository.insertFinished(tx, {
         id: upload.id,
         orgId,
@@ -245,7 +276,7 @@ export class UploadsService {
         metadata: upload.metadata,
         createdAt: new Date(pending.created_at),
       });
-      await uploadsRepository.markCaseUploaded(tx, caseId);
+      await CasesService.uploadFinished(tx, caseId);
       // The case already holds these bytes: the upload answers as that file, its own copy goes.
       if (same !== undefined) await this.blobs.list(tx, [key]);
       else if (prepare) await this.models.queue(tx, fileId);

@@ -63,14 +63,6 @@ export const messagesRepository = {
     );
     return Number(row!.id);
   },
-  /** Marks the user's unread notifications of one type about one order read. */
-  async markOrderRead(db: Queryable, userId: number, orderId: number, msgType: number) {
-    await db.query(
-      `UPDATE notifications SET read_at = now()
-        WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL`,
-      [userId, orderId, msgType],
-    );
-  },
   /** The user's unread notifications per message type (types without any are absent). */
   async unreadCounts(db: Queryable, userId: number) {
     return db.query<{ msg_type: number; count: number }>(
@@ -112,19 +104,5 @@ export const messagesRepository = {
       [userId],
     );
     return row;
-  },
-  /** Marks the user's unread notifications read: those given by id, of a type, of an order, or all. */
-  async markRead(
-    db: Queryable,
-    userId: number,
-    which: { ids: number[] | null; msgType: number | null; orderCode: string | null },
-  ) {
-    await db.query(
-      `UPDATE notifications n SET read_at = now()
-        WHERE n.user_id = $1 AND n.read_at IS NULL
-          AND ($2::bigint[] IS NULL OR n.id = ANY ($2::bigint[])) AND ($3::smallint IS NULL OR n.msg_type = $3)
-          AND ($4::text IS NULL OR n.order_id = (SELECT id FROM orders WHERE code = $4))`,
-      [userId, which.ids, which.msgType, which.orderCode],
-    );
   },
 };

@@ -1,4 +1,11 @@
-import { MSG_TYPES, type SysMsg } from '@portal/contracts';
+import {
+  MSG_TYPES,
+  type SysMsg,
+  type ListMsgByOrderBody,
+  type ReadMsgBody,
+  type SendMsgBody,
+  type SysMsgQuery,
+} from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
@@ -19,7 +26,7 @@ export class MessagesService {
   ) {}
 
   /** Newest first; reading the thread marks its message notifications read for the reader. */
-  async listByOrder(auth: AuthContext, q: { orderCode: string; pageNum: number; pageSize: number }) {
+  async listByOrder(auth: AuthContext, q: ListMsgByOrderBody) {
     const { order } = await this.orders.findForCaller(auth, q.orderCode);
     const [rows, total] = await Promise.all([
       messagesRepository.thread(this.db, order.id, q.pageSize, (q.pageNum - 1) * q.pageSize),
@@ -31,7 +38,7 @@ export class MessagesService {
           rows.map((r) => Number(r.id)),
         )
       : [];
-    await messagesRepository.markOrderRead(this.db, auth.userId, order.id, MSG_TYPES.orderMessage);
+    await this.notifier.markOrderRead(auth.userId, order.id, MSG_TYPES.orderMessage);
     return {
       total,
       list: rows.map((m) => ({
@@ -48,7 +55,7 @@ export class MessagesService {
     };
   }
 
-  async send(auth: AuthContext, body: { orderCode: string; content: string; attachmentCodes: string[] }) {
+  async send(auth: AuthContext, body: SendMsgBody) {
     const content = body.content.trim();
     if (!content && body.attachmentCodes.length === 0) fail('MESSAGE_EMPTY', {}, { field: 'content' });
     const { order } = await this.orders.findForCaller(auth, body.orderCode);
@@ -109,7 +116,7 @@ export class MessagesService {
     }));
   }
 
-  async listSys(auth: AuthContext, q: { pageNum: number; pageSize: number; msgType?: number; unreadOnly: boolean }) {
+  async listSys(auth: AuthContext, q: SysMsgQuery) {
     const [{ total, rows }, counts] = await Promise.all([
       messagesRepository.page(
         this.db,
@@ -136,8 +143,8 @@ export class MessagesService {
     };
   }
 
-  async read(auth: AuthContext, body: { ids?: number[]; msgType?: number; orderCode?: string }) {
-    await messagesRepository.markRead(this.db, auth.userId, {
+  async read(auth: AuthContext, body: ReadMsgBody) {
+    await this.notifier.markRead(auth.userId, {
       ids: body.ids ?? null,
       msgType: body.msgType ?? null,
       orderCode: body.orderCode ?? null,

@@ -6,8 +6,7 @@ import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { cleanFileName, contentMatches, formatOfName, SNIFF_BYTES } from '../files/content-check.js';
-import { storageRepository } from '../files/files.repository.js';
-import type { FileLinks } from '../files/files.service.js';
+import { FilesService, type FileLinks } from '../files/files.service.js';
 import { attachmentsRepository, type AttachmentRow } from './orders.repository.js';
 
 /** Attachments are small documents (photos, pdf, a model); scans belong to the case. */
@@ -133,9 +132,7 @@ export class AttachmentBatch {
   async commit(orderId: number): Promise<OrderAttachment[]> {
     const total = this.staged.reduce((sum, f) => sum + f.size, 0);
     return this.db.transaction(async (tx) => {
-      await storageRepository.lock(tx, this.orgId);
-      const usage = await storageRepository.usage(tx, this.orgId);
-      if (usage.used + usage.reserved + total > (usage.quota ?? this.defaultQuotaBytes)) fail('INSUFFICIENT_STORAGE');
+      await FilesService.charge(tx, this.orgId, total, this.defaultQuotaBytes);
       const ids: number[] = [];
       for (const f of this.staged) {
         ids.push(
@@ -151,7 +148,6 @@ export class AttachmentBatch {
           }),
         );
       }
-      await storageRepository.add(tx, this.orgId, total);
       const saved = await attachmentsRepository.listByIds(tx, ids);
       return saved.map((r) => toAttachment(r, this.orgId));
     });

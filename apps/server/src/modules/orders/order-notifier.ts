@@ -100,6 +100,16 @@ export class OrderNotifier {
     }
   }
 
+  /** The user read an order's thread: their unread notifications of that type about the order are read. */
+  markOrderRead(userId: number, orderId: number, msgType: number) {
+    return noticesRepository.markOrderRead(this.db, userId, orderId, msgType);
+  }
+
+  /** Marks the user's unread notifications read: those given by id, of a type, of an order, or all. */
+  markRead(userId: number, which: { ids: number[] | null; msgType: number | null; orderCode: string | null }) {
+    return noticesRepository.markRead(this.db, userId, which);
+  }
+
   /** Mails a batch's notifications after its changes committed; never fails the caller. */
   mailBatch(batch: string) {
     return this.sendBatch(batch).catch((err: unknown) => this.log.error({ err, batch }, 'order mail failed'));

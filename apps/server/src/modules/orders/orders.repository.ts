@@ -1,4 +1,4 @@
-import { OWED_STATUSES, type OrderStatus, type RemakeReason } from '@portal/contracts';
+import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
@@ -10,8 +10,9 @@ export interface OrderRow {
   lab_organization_id: number;
   case_id: number;
   order_type: string;
-  work_types: string[];
-  teeth: unknown;
+  work_types: Treatment[];
+  /** jsonb: parsed by the driver, or its text (`teethOf`). */
+  teeth: ToothItem[] | string;
   status: OrderStatus;
   processing: boolean;
   requested_delivery_date: string | null;
@@ -98,13 +99,33 @@ function pageSql(side: Side, orgId: number, f: OrderFilter, limit: number, offse
   return { sql, params, where };
 }
 
-/** Drops a laboratory's kept scorecard and bumps its version, so a computation that began before this stays unkept. */
-const TOUCH_SCORECARD = `INSERT INTO lab_scorecards AS s (lab_organization_id, version)
-       VALUES ($1, 1)
-       ON CONFLICT (lab_organization_id) DO UPDATE
-          SET version = s.version + 1, as_of = NULL, figures = NULL`;
-
 export const ordersRepository = {
+  /** Every order the organization is a party to (as clinic or laboratory), with its attachments' stored keys. */
+  async ofOrganization(db: Queryable, organizationId: number) {
+    const ids = (
+      await db.query<{ id: number }>(
+        `SELECT id
+           FROM orders
+          WHERE clinic_organization_id = $1 OR lab_organization_id = $1`,
+        [organizationId],
+      )
+    ).map((r) => Number(r.id));
+    const attachments = await db.query<{ key: string | null }>(
+      `SELECT storage_key AS key
+         FROM order_attachments
+        WHERE order_id = ANY ($1::bigint[])`,
+      [ids],
+    );
+    return { ids, attachmentKeys: attachments.flatMap((r) => (r.key ? [r.key] : [])) };
+  },
+  /** Deletes orders with all that hangs on them (events, attachments, messages, notifications). */
+  async deleteByIds(db: Queryable, ids: number[]) {
+    await db.query(
+      `DELETE FROM orders
+        WHERE id = ANY ($1::bigint[])`,
+      [ids],
+    );
+  },
   /**
    * The clinic's partnership by code with its laboratory's name, share-locked so it cannot end while orders are
    * being sent through it.
@@ -329,36 +350,6 @@ export const ordersRepository = {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [e.orderId, e.action, e.from, e.to, e.reason, e.userId, e.orgId, e.linkedOrderId ?? null],
     );
-  },
-  /**
-   * Counts a shipment on its laboratory's scorecard: the day (UTC), whole days since the order was made, and whether it
-   * left by its due date (estimated, else requested) as it stood before shipping. Run before the shipping update.
-   */
-  async tallyShipment(db: Queryable, orderId: number) {
-    await db.query(
-      `WITH tally AS (
-         INSERT INTO lab_scorecard_days AS d (lab_organization_id, day, turnaround_days, shipped, due_counted, on_time)
-       SELECT o.lab_organization_id, t.today, GREATEST(t.today - (o.created_at AT TIME ZONE 'UTC')::date, 0), 1,
-              (t.due IS NOT NULL)::int, COALESCE(t.today <= t.due, false)::int
-         FROM orders o
-        CROSS JOIN LATERAL (
-              SELECT (now() AT TIME ZONE 'UTC')::date AS today,
-                     COALESCE(o.estimated_delivery_date, o.requested_delivery_date) AS due
-             ) t
-        WHERE o.id = $1
-       ON CONFLICT (lab_organization_id, day, turnaround_days) DO UPDATE
-          SET shipped = d.shipped + 1,
-              due_counted = d.due_counted + EXCLUDED.due_counted,
-              on_time = d.on_time + EXCLUDED.on_time
-       RETURNING lab_organization_id
-       )
-       ${TOUCH_SCORECARD.replace('$1', '(SELECT lab_organization_id FROM tally)')}`,
-      [orderId],
-    );
-  },
-  /** The laboratory's remakes changed (one asked, one withdrawn): its kept scorecard is out of date. */
-  async touchScorecard(db: Queryable, labOrgId: number) {
-    await db.query(TOUCH_SCORECARD, [labOrgId]);
   },
   /** The laboratory's order, locked for a change of its teeth's progress. */
   async lockForLab(db: Queryable, labOrgId: number, code: string) {
@@ -695,6 +686,28 @@ export const noticesRepository = {
   /** The notifications' mails are in the outbox. */
   async clearMailBatch(db: Queryable, ids: number[]) {
     await db.query(`UPDATE notifications SET mail_batch = NULL WHERE id = ANY ($1::bigint[])`, [ids]);
+  },
+  /** Marks the user's unread notifications of one type about one order read. */
+  async markOrderRead(db: Queryable, userId: number, orderId: number, msgType: number) {
+    await db.query(
+      `UPDATE notifications SET read_at = now()
+        WHERE user_id = $1 AND order_id = $2 AND msg_type = $3 AND read_at IS NULL`,
+      [userId, orderId, msgType],
+    );
+  },
+  /** Marks the user's unread notifications read: those given by id, of a type, of an order, or all. */
+  async markRead(
+    db: Queryable,
+    userId: number,
+    which: { ids: number[] | null; msgType: number | null; orderCode: string | null },
+  ) {
+    await db.query(
+      `UPDATE notifications n SET read_at = now()
+        WHERE n.user_id = $1 AND n.read_at IS NULL
+          AND ($2::bigint[] IS NULL OR n.id = ANY ($2::bigint[])) AND ($3::smallint IS NULL OR n.msg_type = $3)
+          AND ($4::text IS NULL OR n.order_id = (SELECT id FROM orders WHERE code = $4))`,
+      [userId, which.ids, which.msgType, which.orderCode],
+    );
   },
   /** Contact notices live only until their mails are in the outbox. */
   async deleteContactNotices(db: Queryable, ids: number[]) {

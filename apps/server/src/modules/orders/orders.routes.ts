@@ -20,7 +20,6 @@ import {
   ORDER_ACTION_PERMISSION,
   OrderPermission,
   envelope,
-  type OrderAction,
 } from '@portal/contracts';
 import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
@@ -139,7 +138,7 @@ export function ordersModule(orders: OrdersService): Module {
           },
           // One button (permission) per action: a role may ship without accepting, or the other way round.
           config: {
-            permission: (request) => ORDER_ACTION_PERMISSION[(request.body as { action: OrderAction }).action],
+            permission: (request) => ORDER_ACTION_PERMISSION[(request.body as OrderActionBody).action],
           },
         },
         async (request) => ok(request, await orders.act(request.auth, request.body)),

@@ -6,41 +6,38 @@ import {
   missingPrescriptionFields,
   prescriptionIssues,
   MSG_TYPES,
-  OrgType,
   ORDER_TRANSITIONS,
   PartnerStatus,
   REMAKE_SETTLED_AGAIN,
   REMAKE_TRANSITION,
   type CreateOrderBody,
+  type OrderActionBody,
+  type OrderDetail,
+  type OrderSummary,
+  type ToothStageBody,
   type RemakeOrderBody,
-  type OrderAction,
   type PrescriptionField,
   type RequiredFieldRule,
   type ToothItem,
-  type ToothStage,
 } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, fail, invalidField } from '../../platform/errors.js';
 import { newCode, newId } from '../../platform/crypto.js';
 import { t } from '../../platform/i18n.js';
-import { filesRepository } from '../files/files.repository.js';
-import { toCaseFile } from '../cases/cases.service.js';
-import { casesRepository } from '../cases/cases.repository.js';
+import { FilesService } from '../files/files.service.js';
+import { CasesService, toCaseFile } from '../cases/cases.service.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import { ScorecardsService } from '../scorecards/scorecards.service.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
+import { sideOf } from './side.js';
 
-/** Which side of orders the caller's organization is on; other organizations have no orders. */
-export function sideOf(auth: AuthContext): Side {
-  if (auth.orgType === OrgType.Clinic) return 'clinic';
-  if (auth.orgType === OrgType.Lab) return 'lab';
-  fail('NO_PERMISSION');
-}
+export { sideOf };
 
 /** An order as one side sees it: the laboratory never receives the patient's name unless the clinic shares it. */
-export function toSummary(r: OrderRow, side: Side) {
+export function toSummary(r: OrderRow, side: Side): OrderSummary {
   return {
     orderCode: r.code,
     orderType: r.order_type,
@@ -51,7 +48,7 @@ export function toSummary(r: OrderRow, side: Side) {
     patientName: side === 'clinic' || r.share_patient_name ? r.patient_name : null,
     clinic: { code: r.clinic_code, name: r.clinic_name },
     lab: { code: r.lab_code, name: r.lab_name },
-    workTypes: r.work_types as never,
+    workTypes: r.work_types,
     requestedDeliveryDate: r.requested_delivery_date,
     shipDate: r.ship_date,
     trackingNumber: r.tracking_number,
@@ -62,8 +59,31 @@ export function toSummary(r: OrderRow, side: Side) {
   };
 }
 
+/** An order's teeth: jsonb, as the driver gives it (parsed, or its text). */
+function teethOf(r: Pick<OrderRow, 'teeth'>): ToothItem[] {
+  return typeof r.teeth === 'string' ? (JSON.parse(r.teeth) as ToothItem[]) : r.teeth;
+}
+
 /** Orders from clinics to laboratories: one state machine for both sides, every change an event. */
 export class OrdersService {
+  // Static: what other modules read of orders on their connection, and the purge of a closed organization (in its
+  // transaction): the orders it is a party to, with its partners. The order tables are written by this module alone.
+
+  /** The ids of the organization's orders (either side) and the stored keys of their attachments. */
+  static ofOrganization(tx: Queryable, organizationId: number) {
+    return ordersRepository.ofOrganization(tx, organizationId);
+  }
+
+  /** The organization's newest orders on its side (the dashboard's), as rows. */
+  static recent(db: Queryable, side: Side, organizationId: number, limit: number) {
+    return ordersRepository.page(db, side, organizationId, { sortOrder: 'desc' }, limit, 0);
+  }
+
+  /** Deletes orders and all that hangs on them (events, attachments, messages, notifications). */
+  static deleteByIds(tx: Queryable, ids: number[]) {
+    return ordersRepository.deleteByIds(tx, ids);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly notifier: OrderNotifier,
@@ -221,7 +241,7 @@ export class OrdersService {
         to: o.status,
         linkedOrderId: remakeId,
       });
-      await ordersRepository.touchScorecard(tx, Number(o.lab_organization_id));
+      await ScorecardsService.touch(tx, Number(o.lab_organization_id));
       await this.caseFollows(tx, Number(made.case_id));
       await this.notifier.record(tx, [remakeId], 'remake', auth.organizationId, { original: o.code }, batch);
       return remakeId;
@@ -235,17 +255,7 @@ export class OrdersService {
    * One action on each of several orders, each in its own transaction with a row lock, so concurrent
    * conflicting actions leave exactly one winner; every order answers for itself.
    */
-  async act(
-    auth: AuthContext,
-    body: {
-      orderCodes: string[];
-      action: OrderAction;
-      reason?: string;
-      trackingNumber?: string;
-      shipDate?: string;
-      estimatedDeliveryDate?: string;
-    },
-  ) {
+  async act(auth: AuthContext, body: OrderActionBody) {
     const side = sideOf(auth);
     if (body.action === 'reject' && !body.reason?.trim())
       fail('PARAM_INVALID', { field: 'reason' }, { field: 'reason' });
@@ -271,7 +281,7 @@ export class OrdersService {
           }
           const to = ORDER_TRANSITIONS[body.action].to;
           // The scorecard reads the due date the laboratory shipped against, before the shipping update sets its own.
-          if (shipping) await ordersRepository.tallyShipment(tx, Number(o.id));
+          if (shipping) await ScorecardsService.tallyShipment(tx, Number(o.id));
           await ordersRepository.applyAction(tx, o.id, {
             to,
             startProcessing: body.action === 'startProcessing',
@@ -281,7 +291,7 @@ export class OrdersService {
           });
           // A remake canceled before the laboratory took it was withdrawn: it leaves the laboratory's scorecard.
           if (o.remake_of !== null && to === 'canceled')
-            await ordersRepository.touchScorecard(tx, Number(o.lab_organization_id));
+            await ScorecardsService.touch(tx, Number(o.lab_organization_id));
           await ordersRepository.event(tx, {
             orderId: Number(o.id),
             action: body.action,
@@ -332,7 +342,7 @@ export class OrdersService {
     // Cases are locked in one order (by id, as the sending of several cases does), so such transactions never wait on
     // each other in a circle.
     const withdrawn = pending.find((o) => o.remake_of !== null);
-    if (withdrawn) await ordersRepository.touchScorecard(tx, Number(withdrawn.lab_organization_id));
+    if (withdrawn) await ScorecardsService.touch(tx, Number(withdrawn.lab_organization_id));
     const caseIds = [...new Set(pending.map((o) => Number(o.case_id)))].sort((a, b) => a - b);
     for (const caseId of caseIds) await this.caseFollows(tx, caseId);
     const batch = newId();
@@ -348,9 +358,9 @@ export class OrdersService {
    * order it follows, whichever commits last.
    */
   private async caseFollows(tx: Queryable, caseId: number) {
-    await casesRepository.lock(tx, caseId);
+    await CasesService.lock(tx, caseId);
     const followed = await ordersRepository.followedByCase(tx, caseId, CASE_FOLLOWS_RANK);
-    if (followed) await casesRepository.setStatusTo(tx, caseId, CASE_STATUS_BY_ORDER[followed]);
+    if (followed) await CasesService.followOrder(tx, caseId, CASE_STATUS_BY_ORDER[followed]);
   }
 
   mailBatch(batch: string) {
@@ -377,7 +387,7 @@ export class OrdersService {
   async shared(orgId: number, orderId: number) {
     const row = await ordersRepository.findForParty(this.db, orgId, orderId);
     if (!row) return undefined;
-    const files = await filesRepository.byCase(this.db, row.case_id);
+    const files = await FilesService.byCase(this.db, row.case_id);
     const side: Side = Number(row.clinic_organization_id) === orgId ? 'clinic' : 'lab';
     return { summary: toSummary(row, side), caseId: Number(row.case_id), files: files.map(toCaseFile) };
   }
@@ -388,7 +398,7 @@ export class OrdersService {
    * production (accepted); the clinic reads it on the order's tooth chart. Teeth not in the order are refused, naming
    * the field; nothing is changed then.
    */
-  async setToothStage(auth: AuthContext, body: { orderCode: string; teeth: number[]; stage: ToothStage }) {
+  async setToothStage(auth: AuthContext, body: ToothStageBody) {
     if (sideOf(auth) !== 'lab') fail('NO_PERMISSION');
     await this.db.transaction(async (tx) => {
       const o = await ordersRepository.lockForLab(tx, auth.organizationId, body.orderCode);
@@ -399,7 +409,7 @@ export class OrdersService {
           { status: t(auth.user.language, `export:status.${o.status}`) },
           { status: o.status, action: 'toothStage' },
         );
-      const teeth = (typeof o.teeth === 'string' ? JSON.parse(o.teeth) : o.teeth) as ToothItem[];
+      const teeth = teethOf(o);
       body.teeth.forEach((n, i) => {
         if (!teeth.some((item) => item.number === n)) invalidField(`teeth.${i}`, 'paramInvalid');
       });
@@ -421,17 +431,17 @@ export class OrdersService {
     return this.detailOf(auth, order, side);
   }
 
-  private async detailOf(auth: AuthContext, r: OrderRow, side: Side) {
+  private async detailOf(auth: AuthContext, r: OrderRow, side: Side): Promise<OrderDetail> {
     const [events, files, attachments, unread, links] = await Promise.all([
       ordersRepository.events(this.db, r.id),
-      filesRepository.byCase(this.db, r.case_id),
+      FilesService.byCase(this.db, r.case_id),
       this.attachments.listByOrder(this.db, r.id),
       ordersRepository.unreadNotifications(this.db, auth.userId, r.id, MSG_TYPES.orderMessage),
       ordersRepository.remakeLinks(this.db, { id: Number(r.id), remake_of: r.remake_of }),
     ]);
     return {
       ...toSummary(r, side),
-      teeth: (typeof r.teeth === 'string' ? JSON.parse(r.teeth) : r.teeth) as never,
+      teeth: teethOf(r),
       memo: r.memo,
       sharePatientName: r.share_patient_name,
       events: events.map((e) => ({

@@ -2,6 +2,7 @@ import { OrgStatus, OrgType, type OrganizationListQuery } from '@portal/contract
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
+import { AuthService } from '../auth/auth.service.js';
 import { organizationsRepository } from './organizations.repository.js';
 
 /**
@@ -59,7 +60,7 @@ export class OrganizationsAdminService {
       const ids = rows.map((r) => Number(r.id));
       const changed = await organizationsRepository.setStatus(tx, ids, status);
       if (status === OrgStatus.Disabled)
-        for (const id of ids) await organizationsRepository.endSessions(tx, id, 'organization_disabled');
+        for (const id of ids) await AuthService.endSessionsOfOrganization(tx, id, 'organization_disabled');
       return changed;
     });
   }

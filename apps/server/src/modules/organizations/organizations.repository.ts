@@ -21,6 +21,25 @@ export interface NewOrganization {
   address?: string | null;
 }
 
+/** What an organization edits of its own information (own space → Organization). */
+export interface OrganizationEdit {
+  name: string;
+  abbreviation: string | null;
+  licenseCode: string | null;
+  representativeName: string | null;
+  phone: string | null;
+  email: string | null;
+  countryAreaId: string;
+  country: string;
+  stateAreaId: string | null;
+  state: string | null;
+  cityAreaId: string | null;
+  city: string | null;
+  district: string | null;
+  postalCode: string | null;
+  address: string | null;
+}
+
 export const organizationsRepository = {
   async insert(db: Queryable, o: NewOrganization): Promise<number> {
     const [row] = await db.query<{ id: number }>(
@@ -144,20 +163,81 @@ export const organizationsRepository = {
     );
   },
 
-  /** Ends the sessions of everyone in an organization (it was disabled). */
-  async endSessions(db: Queryable, organizationId: number, reason: string) {
-    await db.query(
-      `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
-        WHERE revoked_at IS NULL AND user_id IN (SELECT id FROM users WHERE organization_id = $1)`,
-      [organizationId, reason],
-    );
-  },
-
   async setStatus(db: Queryable, ids: number[], status: number) {
     const rows = await db.query<{ id: number }>(
       `UPDATE organizations SET status = $2, updated_at = now() WHERE id = ANY ($1::bigint[]) AND status <> $2 RETURNING id`,
       [ids, status],
     );
     return rows.length;
+  },
+
+  async updateInformation(db: Queryable, organizationId: number, e: OrganizationEdit) {
+    await db.query(
+      `UPDATE organizations
+          SET name = $2, abbreviation = $3, license_code = $4, representative_name = $5, phone = $6, email = $7,
+              country_area_id = $8, country = $9, state_area_id = $10, state = $11, city_area_id = $12, city = $13,
+              district = $14, postal_code = $15, address = $16, updated_at = now()
+        WHERE id = $1`,
+      [
+        organizationId,
+        e.name,
+        e.abbreviation,
+        e.licenseCode,
+        e.representativeName,
+        e.phone,
+        e.email,
+        e.countryAreaId,
+        e.country,
+        e.stateAreaId,
+        e.state,
+        e.cityAreaId,
+        e.city,
+        e.district,
+        e.postalCode,
+        e.address,
+      ],
+    );
+  },
+
+  /** Sets the stored key of the logo or the licence image; answers the key it replaced. */
+  async setImage(db: Queryable, organizationId: number, column: 'logo' | 'license_image', key: string) {
+    const [row] = await db.query<{ previous: string | null }>(
+      `UPDATE organizations o
+          SET ${column} = $2, updated_at = now()
+         FROM (SELECT id, ${column} AS previous FROM organizations WHERE id = $1 FOR UPDATE) old
+        WHERE o.id = old.id
+        RETURNING old.previous`,
+      [organizationId, key],
+    );
+    return row?.previous ?? null;
+  },
+
+  async markClosed(db: Queryable, organizationId: number, userId: number) {
+    const [row] = await db.query<{ closed_at: Date }>(
+      `UPDATE organizations
+          SET status = 3, closed_at = now(), closed_by = $2, updated_at = now()
+        WHERE id = $1
+        RETURNING closed_at`,
+      [organizationId, userId],
+    );
+    return row!.closed_at;
+  },
+
+  async reopen(db: Queryable, organizationId: number) {
+    await db.query(
+      `UPDATE organizations
+          SET status = 1, closed_at = NULL, closed_by = NULL, updated_at = now()
+        WHERE id = $1`,
+      [organizationId],
+    );
+  },
+
+  /** An organization that is being purged, last of all it held. */
+  async delete(db: Queryable, organizationId: number) {
+    await db.query(
+      `DELETE FROM organizations
+        WHERE id = $1`,
+      [organizationId],
+    );
   },
 };

@@ -208,4 +208,46 @@ export const partnersRepository = {
   async markInvitationUsed(db: Queryable, tokenHash: string) {
     await db.query('UPDATE partner_invitations SET used_at = now() WHERE token_hash = $1', [tokenHash]);
   },
+  /**
+   * Ends every partnership of the organization that is temporary, applying or accepted: its partners see it
+   * terminated, with an event saying why.
+   */
+  async endAllOf(db: Queryable, organizationId: number, userId: number) {
+    await db.query(
+      `WITH live AS (
+         SELECT id, status
+           FROM partnerships
+          WHERE (clinic_organization_id = $1 OR lab_organization_id = $1)
+            AND status IN (-2, 0, 1)
+          FOR UPDATE
+       ), ended AS (
+         UPDATE partnerships p
+            SET status = 4, updated_at = now()
+           FROM live
+          WHERE p.id = live.id
+          RETURNING p.id, live.status AS from_status
+       )
+       INSERT INTO partnership_events (partnership_id, action, from_status, to_status, reason, actor_user_id, actor_organization_id)
+       SELECT id, 'organization_closed', from_status, 4, NULL, $2, $1
+         FROM ended`,
+      [organizationId, userId],
+    );
+  },
+  /**
+   * An organization that is being purged: its partnerships go; the events its people wrote on other partnerships
+   * stay, without naming who.
+   */
+  async deleteOfOrganization(db: Queryable, organizationId: number) {
+    await db.query(
+      `DELETE FROM partnerships
+        WHERE clinic_organization_id = $1 OR lab_organization_id = $1 OR initiator_organization_id = $1`,
+      [organizationId],
+    );
+    await db.query(
+      `UPDATE partnership_events
+          SET actor_organization_id = NULL, actor_user_id = NULL
+        WHERE actor_organization_id = $1`,
+      [organizationId],
+    );
+  },
 };

@@ -7,6 +7,7 @@ import {
   PartnerStatus,
   ReviewStatus,
   type PartnerAction,
+  type PartnerListQuery,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
@@ -32,6 +33,22 @@ export interface PartnershipOrders {
 
 /** Partnerships between clinics and laboratories: one state machine, every change an event. */
 export class PartnersService {
+  // Static: what other modules change of partnerships inside their own transaction (`tx`). The partnership tables
+  // are written by this module alone.
+
+  /**
+   * The organization closed: each of its partnerships that is temporary, applying or accepted is terminated, with an
+   * event saying why (`organization_closed`), so its partners see it ended.
+   */
+  static endAllOf(tx: Queryable, organizationId: number, userId: number) {
+    return partnersRepository.endAllOf(tx, organizationId, userId);
+  }
+
+  /** An organization's purge: its partnerships go, and the events its people wrote elsewhere no longer name them. */
+  static deleteOfOrganization(tx: Queryable, organizationId: number) {
+    return partnersRepository.deleteOfOrganization(tx, organizationId);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer,
@@ -253,10 +270,7 @@ export class PartnersService {
     });
   }
 
-  async list(
-    auth: AuthContext,
-    q: { tab: keyof typeof TAB_STATUSES; pageNum: number; pageSize: number; keyword?: string },
-  ) {
+  async list(auth: AuthContext, q: PartnerListQuery) {
     const me = this.manager(auth);
     const rows = await partnersRepository.list(
       this.db,

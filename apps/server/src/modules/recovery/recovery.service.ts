@@ -4,11 +4,10 @@ import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword } from '../../platform/crypto.js';
-import { usersRepository } from '../users/users.repository.js';
-import { emailTokens, type EmailTokenPurpose } from '../users/email-tokens.repository.js';
+import { UsersService, type EmailTokenPurpose } from '../users/users.service.js';
 import { assertNewPassword } from '../users/password-policy.js';
 import { maskEmail } from '../users/user-info.js';
-import { sessionsRepository, loginFailuresRepository } from '../auth/sessions.repository.js';
+import { AuthService } from '../auth/auth.service.js';
 
 const RESET_PURPOSES: EmailTokenPurpose[] = ['reset_password', 'set_password'];
 
@@ -21,7 +20,7 @@ export class RecoveryService {
   ) {}
 
   private async user(account: string) {
-    const user = await usersRepository.findByLogin(this.db, account);
+    const user = await UsersService.findByLogin(this.db, account);
     if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'account' }, { field: 'account' });
     return user;
   }
@@ -32,7 +31,12 @@ export class RecoveryService {
 
   async sendResetLink(account: string) {
     const user = await this.user(account);
-    const token = await emailTokens.issue(this.db, Number(user.id), 'reset_password', PASSWORD_RESET_VALIDITY_MINUTES);
+    const token = await UsersService.issueEmailToken(
+      this.db,
+      Number(user.id),
+      'reset_password',
+      PASSWORD_RESET_VALIDITY_MINUTES,
+    );
     await this.mailer.send({
       to: user.email,
       language: user.language,
@@ -45,8 +49,8 @@ export class RecoveryService {
   }
 
   async checkLink(token: string) {
-    const { userId } = await emailTokens.peek(this.db, token, RESET_PURPOSES);
-    const user = await usersRepository.findById(this.db, userId);
+    const { userId } = await UsersService.peekEmailToken(this.db, token, RESET_PURPOSES);
+    const user = await UsersService.findById(this.db, userId);
     if (!user) fail('INVALID_LINK');
     return { account: user.account };
   }
@@ -56,15 +60,15 @@ export class RecoveryService {
    * sets their first password this way (a set-password link), which also activates the account.
    */
   async resetPassword(token: string, password: string, confirmPassword: string) {
-    await emailTokens.peek(this.db, token, RESET_PURPOSES);
+    await UsersService.peekEmailToken(this.db, token, RESET_PURPOSES);
     assertNewPassword(password, confirmPassword);
     const hash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
-      const { userId, purpose } = await emailTokens.consume(tx, token, RESET_PURPOSES);
-      await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
-      if (purpose === 'set_password') await usersRepository.activateInvited(tx, userId);
-      await sessionsRepository.revokeAllOfUser(tx, userId, 'password_reset');
-      await loginFailuresRepository.clear(tx, userId);
+      const { userId, purpose } = await UsersService.consumeEmailToken(tx, token, RESET_PURPOSES);
+      await UsersService.setPassword(tx, userId, hash, { clearForce: true });
+      if (purpose === 'set_password') await UsersService.activateInvited(tx, userId);
+      await AuthService.endSessionsOfUser(tx, userId, 'password_reset');
+      await AuthService.clearLoginFailures(tx, userId);
     });
   }
 }

@@ -7,18 +7,17 @@ import {
   UserStatus,
   type CompanyRegisterBody,
   type RegisterBody,
+  type CheckTakenBody,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, newCode } from '../../platform/crypto.js';
-import { usersRepository } from '../users/users.repository.js';
-import { usersAdminRepository } from '../users/users-admin.repository.js';
-import { emailTokens } from '../users/email-tokens.repository.js';
+import { UsersService } from '../users/users.service.js';
 import { assertNewPassword } from '../users/password-policy.js';
-import { organizationsRepository } from '../organizations/organizations.repository.js';
-import { agreementsRepository } from '../agreements/agreements.repository.js';
+import { OrganizationsService } from '../organizations/organizations.service.js';
+import { AgreementsService } from '../agreements/agreements.service.js';
 import { registrationRepository } from './registration.repository.js';
 
 type Registration = RegisterBody & Partial<Omit<CompanyRegisterBody, keyof RegisterBody>>;
@@ -31,14 +30,14 @@ export class RegistrationService {
   ) {}
 
   /** Whether an account name, email or phone number is taken (the forms ask as they are typed). */
-  async isTaken(body: { account?: string; email?: string; phone?: string }) {
+  async isTaken(body: CheckTakenBody) {
     const [field, value] =
       body.account !== undefined
         ? (['account', body.account] as const)
         : body.email !== undefined
           ? (['email', body.email] as const)
           : (['phone', body.phone ?? ''] as const);
-    return (await usersAdminRepository.takenBy(this.db, field, value)) !== null;
+    return (await UsersService.takenBy(this.db, field, value)) !== null;
   }
 
   /**
@@ -57,13 +56,13 @@ export class RegistrationService {
     const { userId, userCode } = await this.db
       .transaction(async (tx) => {
         // Checked inside the transaction; the unique indexes settle any race that slips past.
-        if (await usersRepository.accountExists(tx, input.account))
+        if (await UsersService.accountExists(tx, input.account))
           fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-        if (await usersRepository.emailExists(tx, input.email))
+        if (await UsersService.emailExists(tx, input.email))
           fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
-        if (phone && (await usersRepository.phoneExists(tx, phone)))
+        if (phone && (await UsersService.phoneExists(tx, phone)))
           fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
-        const organizationId = await organizationsRepository.insert(tx, {
+        const organizationId = await OrganizationsService.insert(tx, {
           code: newCode('org'),
           name: input.organizationName,
           type: input.orgType,
@@ -85,7 +84,7 @@ export class RegistrationService {
         const role = await registrationRepository.defaultRole(tx, input.orgType);
         if (!role) fail('INTERNAL');
         const code = newCode('u');
-        const id = await usersRepository.insert(tx, {
+        const id = await UsersService.insert(tx, {
           userCode: code,
           account: input.account,
           email: input.email,
@@ -100,7 +99,7 @@ export class RegistrationService {
           toothNumberingSystem: defaultToothNumbering(input.region, input.country),
         });
         // Ticking the boxes on the form is reading the agreements in force.
-        await agreementsRepository.markRead(tx, id, [...AGREEMENT_TYPES]);
+        await AgreementsService.markRead(tx, id, [...AGREEMENT_TYPES]);
         return { userId: id, userCode: code };
       })
       .catch((err: unknown) => {
@@ -113,9 +112,14 @@ export class RegistrationService {
   }
 
   async sendConfirmation(userId: number) {
-    const user = await usersRepository.findById(this.db, userId);
+    const user = await UsersService.findById(this.db, userId);
     if (!user) fail('ACCOUNT_NOT_FOUND');
-    const token = await emailTokens.issue(this.db, userId, 'confirm_email', EMAIL_CONFIRM_VALIDITY_HOURS * 60);
+    const token = await UsersService.issueEmailToken(
+      this.db,
+      userId,
+      'confirm_email',
+      EMAIL_CONFIRM_VALIDITY_HOURS * 60,
+    );
     await this.mailer.send({
       to: user.email,
       language: user.language,
@@ -128,12 +132,12 @@ export class RegistrationService {
   }
 
   async confirmEmail(token: string) {
-    const { userId } = await emailTokens.consume(this.db, token, ['confirm_email']);
-    const user = await usersRepository.findById(this.db, userId);
+    const { userId } = await UsersService.consumeEmailToken(this.db, token, ['confirm_email']);
+    const user = await UsersService.findById(this.db, userId);
     if (!user) fail('INVALID_LINK');
-    if (user.status === UserStatus.Inactivated) await usersRepository.setStatus(this.db, userId, UserStatus.Activated);
+    if (user.status === UserStatus.Inactivated) await UsersService.setStatus(this.db, userId, UserStatus.Activated);
     if (user.org_type === OrgType.Lab && user.org_review_status === ReviewStatus.Pending) {
-      for (const admin of await usersRepository.superAdmins(this.db)) {
+      for (const admin of await UsersService.superAdmins(this.db)) {
         await this.mailer.send({
           to: admin.email,
           language: admin.language,
@@ -149,14 +153,14 @@ export class RegistrationService {
 
   /** Sends a new confirmation link to an account that has not confirmed its email yet. */
   async resendByEmail(email: string) {
-    const user = await usersRepository.findByEmail(this.db, email);
+    const user = await UsersService.findByEmail(this.db, email);
     if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'email' }, { field: 'email' });
     if (user.status !== UserStatus.Inactivated) fail('ALREADY_ACTIVATED');
     await this.sendConfirmation(Number(user.id));
   }
 
   async resendByAccount(account: string) {
-    const user = await usersRepository.findByLogin(this.db, account);
+    const user = await UsersService.findByLogin(this.db, account);
     if (!user) fail('ACCOUNT_NOT_FOUND', { field: 'account' }, { field: 'account' });
     if (user.status !== UserStatus.Inactivated) fail('ALREADY_ACTIVATED');
     await this.sendConfirmation(Number(user.id));

@@ -1,4 +1,4 @@
-import { OrgType, type ManagedRole, type MenuNode } from '@portal/contracts';
+import { OrgType, type ManagedRole, type MenuNode, type RoleListQuery, type SaveRoleBody } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, fail, invalidField } from '../../platform/errors.js';
@@ -56,7 +56,7 @@ export class RolesService {
     return rolesRepository.findByCodes(this.db, codes);
   }
 
-  async page(auth: AuthContext, q: { pageNum: number; pageSize: number; keyword?: string }) {
+  async page(auth: AuthContext, q: RoleListQuery) {
     const { total, rows } = await rolesRepository.page(this.db, this.scope(auth), {
       keyword: q.keyword,
       limit: q.pageSize,
@@ -105,7 +105,7 @@ export class RolesService {
     return rows;
   }
 
-  async save(auth: AuthContext, body: { roleCode?: string; name: string; orgType?: number }) {
+  async save(auth: AuthContext, body: SaveRoleBody) {
     try {
       if (body.roleCode) {
         const [role] = await this.editable(auth, [body.roleCode], false);

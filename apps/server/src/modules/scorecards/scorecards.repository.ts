@@ -78,6 +78,12 @@ SELECT 'weekRemakes', to_char(date_trunc('week', r.day::timestamp), 'YYYY-MM-DD'
  WHERE r.day >= w.trend_start
  GROUP BY 2`;
 
+/** Drops a laboratory's kept scorecard and bumps its version, so a computation that began before this stays unkept. */
+const TOUCH_SCORECARD = `INSERT INTO lab_scorecards AS s (lab_organization_id, version)
+       VALUES ($1, 1)
+       ON CONFLICT (lab_organization_id) DO UPDATE
+          SET version = s.version + 1, as_of = NULL, figures = NULL`;
+
 export const scorecardsRepository = {
   /** The laboratory behind one of the clinic's partnerships (any status, once a laboratory is named), with its kept card. */
   async labOfPartnership(db: Queryable, clinicOrgId: number, partnerCode: string) {
@@ -101,6 +107,36 @@ export const scorecardsRepository = {
       [labOrgId],
     );
     return row;
+  },
+  /**
+   * Counts a shipment on its laboratory's scorecard: the day (UTC), whole days since the order was made, and whether it
+   * left by its due date (estimated, else requested) as it stood before shipping. Run before the shipping update.
+   */
+  async tallyShipment(db: Queryable, orderId: number) {
+    await db.query(
+      `WITH tally AS (
+         INSERT INTO lab_scorecard_days AS d (lab_organization_id, day, turnaround_days, shipped, due_counted, on_time)
+       SELECT o.lab_organization_id, t.today, GREATEST(t.today - (o.created_at AT TIME ZONE 'UTC')::date, 0), 1,
+              (t.due IS NOT NULL)::int, COALESCE(t.today <= t.due, false)::int
+         FROM orders o
+        CROSS JOIN LATERAL (
+              SELECT (now() AT TIME ZONE 'UTC')::date AS today,
+                     COALESCE(o.estimated_delivery_date, o.requested_delivery_date) AS due
+             ) t
+        WHERE o.id = $1
+       ON CONFLICT (lab_organization_id, day, turnaround_days) DO UPDATE
+          SET shipped = d.shipped + 1,
+              due_counted = d.due_counted + EXCLUDED.due_counted,
+              on_time = d.on_time + EXCLUDED.on_time
+       RETURNING lab_organization_id
+       )
+       ${TOUCH_SCORECARD.replace('$1', '(SELECT lab_organization_id FROM tally)')}`,
+      [orderId],
+    );
+  },
+  /** The laboratory's remakes changed (one asked, one withdrawn): its kept scorecard is out of date. */
+  async touchScorecard(db: Queryable, labOrgId: number) {
+    await db.query(TOUCH_SCORECARD, [labOrgId]);
   },
   /**
    * Keeps a freshly computed card, unless the laboratory's figures changed since `version` was read (a shipment or a

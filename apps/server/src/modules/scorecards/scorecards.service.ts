@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../platform/auth.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
-import { sideOf } from '../orders/orders.service.js';
+import { sideOf } from '../orders/side.js';
 import { scorecardFigures, trendStart } from './scorecard-figures.js';
 import { scorecardsRepository } from './scorecards.repository.js';
 
@@ -11,6 +11,22 @@ import { scorecardsRepository } from './scorecards.repository.js';
  * is kept (lab_scorecards) until a shipment or a remake changes the laboratory's figures, or the day ends.
  */
 export class ScorecardsService {
+  // Static: the orders module's transactions change a laboratory's figures through these; the scorecard tables are
+  // written here and nowhere else.
+
+  /**
+   * Counts a shipment on its laboratory's scorecard (its day, turnaround and whether it left by its due date) and
+   * drops the kept card. Run in the shipping transaction, before the shipping update sets the order's own dates.
+   */
+  static tallyShipment(tx: Queryable, orderId: number) {
+    return scorecardsRepository.tallyShipment(tx, orderId);
+  }
+
+  /** The laboratory's remakes changed (one asked, one withdrawn): its kept scorecard is dropped. */
+  static touch(tx: Queryable, labOrgId: number) {
+    return scorecardsRepository.touchScorecard(tx, labOrgId);
+  }
+
   constructor(private readonly db: Db) {}
 
   async get(auth: AuthContext, partnerCode?: string) {

@@ -295,7 +295,7 @@ export class SharesService {
             name: row.name,
             patientName: name(row.patient_name),
             scanDate: iso(row.scan_date),
-            treatments: row.treatments as never,
+            treatments: row.treatments,
           },
           order: null,
           files,
@@ -310,7 +310,7 @@ export class SharesService {
           case: null,
           order: {
             orderCode: o.orderCode,
-            status: o.status as never,
+            status: o.status,
             caseName: o.caseName,
             patientName: name(o.patientName),
             workTypes: o.workTypes,

@@ -179,15 +179,6 @@ export const softwareRepository = {
     return rows.length === 1;
   },
 
-  async setImprovementPlan(db: Queryable, userId: number, participating: boolean): Promise<void> {
-    await db.query(
-      `UPDATE users
-          SET improvement_plan = $2, updated_at = now()
-        WHERE id = $1`,
-      [userId, participating],
-    );
-  },
-
   /** Adds a batch's counts to the current week's (one row per week, screen, kind and action; nobody named). */
   async addUsage(db: Queryable, counts: UsageCount[]): Promise<void> {
     await db.query(

@@ -12,7 +12,7 @@ import {
 } from '@portal/contracts';
 import type { Db } from '../../platform/db.js';
 import { fail, invalidField } from '../../platform/errors.js';
-import { renderMarkdown } from './markdown.js';
+import { UsersService } from '../users/users.service.js';
 import { softwareRepository as repo, type EntryRow, type UsageCount } from './software.repository.js';
 
 const summary = (r: EntryRow) => ({
@@ -64,6 +64,8 @@ export class SoftwareService {
 
   /** Renders and sanitizes each language's Markdown once, here; readers get the stored HTML. */
   async save(body: SaveUpdateLogBody): Promise<UpdateLogDetail> {
+    // Loaded on the first save: the Markdown renderer and sanitizer are not needed to start the portal.
+    const { renderMarkdown } = await import('./markdown.js');
     const texts = Object.entries(body.texts)
       .filter(([, text]) => text !== undefined)
       .map(([language, text]) => ({ language, ...text, html: renderMarkdown(text.markdown) }));
@@ -91,7 +93,7 @@ export class SoftwareService {
   }
 
   async setImprovementPlan(userId: number, participating: boolean): Promise<{ improvementPlan: boolean }> {
-    await repo.setImprovementPlan(this.db, userId, participating);
+    await UsersService.setImprovementPlan(this.db, userId, participating);
     return { improvementPlan: participating };
   }
 

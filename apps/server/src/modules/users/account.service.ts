@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_BASE, EMAIL_CONFIRM_VALIDITY_HOURS, type UserDetail } from '@portal/contracts';
+import { API_BASE, EMAIL_CONFIRM_VALIDITY_HOURS, type UserDetail, type EditUserBody } from '@portal/contracts';
 import type { Db } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { newToken } from '../../platform/crypto.js';
@@ -27,10 +27,7 @@ export class AccountService {
     return { ...toUserInfo(user), pendingEmail: user.pending_email };
   }
 
-  async edit(
-    userId: number,
-    input: { displayName: string; nickname?: string; phone?: string; gender?: number; language?: string },
-  ): Promise<UserDetail> {
+  async edit(userId: number, input: EditUserBody): Promise<UserDetail> {
     if (input.phone && (await accountRepository.phoneTakenByOther(this.db, input.phone, userId)))
       fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
     await usersRepository.update(this.db, userId, {

@@ -56,3 +56,38 @@ export const emailTokens = {
     return found;
   },
 };
+
+/** One-time sign-in signs (`user/free-login/sign`): stored hashed, each tied to the session that made it. */
+export const freeLoginSigns = {
+  async issue(db: Queryable, s: { userId: number; sessionId: string; tokenHash: string }, validMinutes: number) {
+    await db.query(
+      `INSERT INTO email_tokens (token_hash, user_id, purpose, session_id, expires_at)
+       VALUES ($1, $2, 'free_login', $3, now() + make_interval(mins => $4))`,
+      [s.tokenHash, s.userId, s.sessionId, validMinutes],
+    );
+  },
+  /**
+   * Uses a sign once. It works only while the session that made it is alive, the password has not changed since
+   * it was made, and the user and organization are active; one conditional update, so two uses leave one winner.
+   */
+  async use(db: Queryable, tokenHash: string): Promise<{ userId: number; userCode: string } | undefined> {
+    const [row] = await db.query<{ user_id: number; user_code: string }>(
+      `UPDATE email_tokens t SET used_at = now()
+         FROM sessions s, users u, organizations o
+        WHERE t.token_hash = $1 AND t.purpose = 'free_login' AND t.used_at IS NULL AND t.expires_at > now()
+          AND s.id = t.session_id AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND u.id = t.user_id AND u.status = 1 AND u.password_changed_at <= t.created_at
+          AND o.id = u.organization_id AND o.status = 1
+        RETURNING u.id AS user_id, u.user_code`,
+      [tokenHash],
+    );
+    return row ? { userId: Number(row.user_id), userCode: row.user_code } : undefined;
+  },
+  async expired(db: Queryable, tokenHash: string): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM email_tokens WHERE token_hash = $1 AND purpose = 'free_login' AND used_at IS NULL AND expires_at <= now()`,
+      [tokenHash],
+    );
+    return rows.length > 0;
+  },
+};

@@ -12,8 +12,8 @@ import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
-import { sessionsRepository } from '../auth/sessions.repository.js';
-import { organizationsRepository } from '../organizations/organizations.repository.js';
+import { AuthService } from '../auth/auth.service.js';
+import { OrganizationsService } from '../organizations/organizations.service.js';
 import type { RolesService } from '../roles/roles.service.js';
 import { emailTokens } from './email-tokens.repository.js';
 import { usersAdminRepository, type ManagedUserRow } from './users-admin.repository.js';
@@ -67,7 +67,7 @@ export class UsersAdminService {
   async list(auth: AuthContext, q: UserListQuery) {
     let orgId = this.scope(auth);
     if (orgId === null && q.organizationCode) {
-      const org = await organizationsRepository.findByCode(this.db, q.organizationCode);
+      const org = await OrganizationsService.findByCode(this.db, q.organizationCode);
       if (!org) return { total: 0, list: [] };
       orgId = Number(org.id);
     }
@@ -149,7 +149,7 @@ export class UsersAdminService {
 
   private async organizationFor(auth: AuthContext, organizationCode?: string) {
     if (organizationCode && this.isSuper(auth)) {
-      const org = await organizationsRepository.findByCode(this.db, organizationCode);
+      const org = await OrganizationsService.findByCode(this.db, organizationCode);
       if (!org) fail('NOT_FOUND');
       return { id: Number(org.id), type: org.type, name: org.name };
     }
@@ -223,7 +223,7 @@ export class UsersAdminService {
         UserStatus.Inactivated,
         UserStatus.Activated,
       ]);
-      for (const id of ids) await sessionsRepository.revokeAllOfUser(tx, id, 'user_disabled');
+      for (const id of ids) await AuthService.endSessionsOfUser(tx, id, 'user_disabled');
       return changed.length;
     });
   }
@@ -234,7 +234,7 @@ export class UsersAdminService {
       const rows = await this.batch(auth, tx, codes, true);
       const ids = rows.map((r) => Number(r.id));
       await usersAdminRepository.softDelete(tx, ids);
-      for (const id of ids) await sessionsRepository.revokeAllOfUser(tx, id, 'user_deleted');
+      for (const id of ids) await AuthService.endSessionsOfUser(tx, id, 'user_deleted');
       return ids.length;
     });
   }

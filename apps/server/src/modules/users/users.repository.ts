@@ -180,6 +180,14 @@ export const usersRepository = {
       ...entries.map(([, v]) => v),
     ]);
   },
+  /** Every user of an organization that is being purged. */
+  async deleteOfOrganization(db: Queryable, orgId: number) {
+    await db.query(
+      `DELETE FROM users
+        WHERE organization_id = $1`,
+      [orgId],
+    );
+  },
   async superAdmins(db: Queryable): Promise<Array<{ email: string; language: string; display_name: string }>> {
     return db.query(
       `SELECT u.email, u.language, u.display_name FROM users u JOIN organizations o ON o.id = u.organization_id

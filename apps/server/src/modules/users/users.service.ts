@@ -1,16 +1,133 @@
 import { randomInt } from 'node:crypto';
-import { checkPassword, normalizeToothNumbering, OrgType, type UserInfo } from '@portal/contracts';
+import {
+  checkPassword,
+  normalizeToothNumbering,
+  OrgType,
+  type UserInfo,
+  type ChangePassBody,
+  type ForceChangePassBody,
+  type UpdateUserBody,
+} from '@portal/contracts';
 import type { Mailer } from '../../platform/mail.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
-import { sessionsRepository } from '../auth/sessions.repository.js';
+import { AuthService } from '../auth/auth.service.js';
 import { verifyCurrentPassword } from '../auth/password-check.js';
+import { emailTokens, freeLoginSigns, type EmailTokenPurpose } from './email-tokens.repository.js';
 import { assertNewPassword } from './password-policy.js';
 import { toUserInfo } from './user-info.js';
 import { usersRepository } from './users.repository.js';
+import { usersAdminRepository } from './users-admin.repository.js';
+
+export type { EmailTokenPurpose };
 
 export class UsersService {
+  // Static: what other modules read and change of users, on their connection or inside their transaction (`tx`).
+  // The users module's tables are written here and nowhere else.
+
+  static findById(db: Queryable, userId: number) {
+    return usersRepository.findById(db, userId);
+  }
+
+  /** The user with this email address (sign-up's resend). */
+  static findByEmail(db: Queryable, email: string) {
+    return usersRepository.findByEmail(db, email);
+  }
+
+  /** Whose account name, email or phone number this is, if anyone's (the forms ask as they are typed). */
+  static takenBy(db: Queryable, field: 'account' | 'email' | 'phone', value: string) {
+    return usersAdminRepository.takenBy(db, field, value);
+  }
+
+  static accountExists(db: Queryable, account: string) {
+    return usersRepository.accountExists(db, account);
+  }
+
+  static emailExists(db: Queryable, email: string) {
+    return usersRepository.emailExists(db, email);
+  }
+
+  static phoneExists(db: Queryable, phone: string) {
+    return usersRepository.phoneExists(db, phone);
+  }
+
+  /** A new user (sign-up's organization administrator); answers its id. */
+  static insert(tx: Queryable, user: Parameters<typeof usersRepository.insert>[1]) {
+    return usersRepository.insert(tx, user);
+  }
+
+  static setStatus(db: Queryable, userId: number, status: number) {
+    return usersRepository.setStatus(db, userId, status);
+  }
+
+  /** The super administrators, to be told of a laboratory waiting for review. */
+  static superAdmins(db: Queryable) {
+    return usersRepository.superAdmins(db);
+  }
+
+  /** The user signing in with this account name, e-mail or phone number. */
+  static findByLogin(db: Queryable, login: string) {
+    return usersRepository.findByLogin(db, login);
+  }
+
+  /** Sets a new password (the hash), lifting a forced change when asked. */
+  static setPassword(tx: Queryable, userId: number, passwordHash: string, opts: { clearForce: boolean }) {
+    return usersRepository.setPassword(tx, userId, passwordHash, opts);
+  }
+
+  /** A user an administrator added set their first password: the account is active. */
+  static activateInvited(tx: Queryable, userId: number) {
+    return usersRepository.activateInvited(tx, userId);
+  }
+
+  /** A one-time mailed link for the user (replacing their unused ones of the purpose); answers its raw token. */
+  static issueEmailToken(db: Queryable, userId: number, purpose: EmailTokenPurpose, validMinutes: number) {
+    return emailTokens.issue(db, userId, purpose, validMinutes);
+  }
+
+  /** The link's user and purpose, without using it; INVALID_LINK (2021) or LINK_EXPIRED (2020) otherwise. */
+  static peekEmailToken(db: Queryable, token: string, purposes: EmailTokenPurpose[]) {
+    return emailTokens.peek(db, token, purposes);
+  }
+
+  /** Uses the link once (one winner among concurrent uses); its user and purpose, or the catalogue's refusal. */
+  static consumeEmailToken(tx: Queryable, token: string, purposes: EmailTokenPurpose[]) {
+    return emailTokens.consume(tx, token, purposes);
+  }
+
+  /** Stores a one-time sign-in sign (hashed), tied to the session that made it. */
+  static issueFreeLoginSign(
+    db: Queryable,
+    s: { userId: number; sessionId: string; tokenHash: string },
+    validMinutes: number,
+  ) {
+    return freeLoginSigns.issue(db, s, validMinutes);
+  }
+
+  /**
+   * Uses a sign once: only while the session that made it is alive, the password unchanged since and the user and
+   * organization active. Answers its user, or undefined.
+   */
+  static useFreeLoginSign(db: Queryable, tokenHash: string) {
+    return freeLoginSigns.use(db, tokenHash);
+  }
+
+  /** Whether the sign exists, unused, past its validity (expired rather than invalid). */
+  static freeLoginSignExpired(db: Queryable, tokenHash: string) {
+    return freeLoginSigns.expired(db, tokenHash);
+  }
+
+  /** The user joins or leaves the user-experience improvement plan. */
+  static setImprovementPlan(db: Queryable, userId: number, participating: boolean) {
+    return usersRepository.update(db, userId, { improvement_plan: participating });
+  }
+
+  /** An organization's purge: every user it has. */
+  static deleteOfOrganization(tx: Queryable, orgId: number) {
+    return usersRepository.deleteOfOrganization(tx, orgId);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer,
@@ -22,18 +139,7 @@ export class UsersService {
     return toUserInfo(user);
   }
 
-  async update(
-    userId: number,
-    input: {
-      displayName?: string;
-      nickname?: string;
-      phone?: string;
-      gender?: number;
-      language?: string;
-      receiveEmail?: boolean;
-      msgReceiveType?: string;
-    },
-  ) {
+  async update(userId: number, input: UpdateUserBody) {
     // Text messages go to the phone number of account info: choosing them needs one.
     if (input.msgReceiveType === 'sms') {
       const phone = input.phone ?? (await usersRepository.findById(this.db, userId))?.phone;
@@ -61,11 +167,7 @@ export class UsersService {
   }
 
   /** Changing the password ends every other session of the user. */
-  async changePassword(
-    userId: number,
-    sessionId: string,
-    input: { oldPassword: string; password: string; confirmPassword: string },
-  ) {
+  async changePassword(userId: number, sessionId: string, input: ChangePassBody) {
     const user = await usersRepository.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
     await verifyCurrentPassword(this.db, user, input.oldPassword, 'oldPassword');
@@ -74,11 +176,11 @@ export class UsersService {
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
       await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
-      await sessionsRepository.revokeAllOfUser(tx, userId, 'password_changed', sessionId);
+      await AuthService.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
     });
   }
 
-  async forceChangePassword(userId: number, sessionId: string, input: { password: string; confirmPassword: string }) {
+  async forceChangePassword(userId: number, sessionId: string, input: ForceChangePassBody) {
     const user = await usersRepository.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
     if (!user.force_change_password) fail('NO_PERMISSION');
@@ -87,7 +189,7 @@ export class UsersService {
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
       await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
-      await sessionsRepository.revokeAllOfUser(tx, userId, 'password_changed', sessionId);
+      await AuthService.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
     });
   }
 
@@ -105,7 +207,7 @@ export class UsersService {
     const hash = await hashPassword(temporaryPassword);
     await this.db.transaction(async (tx) => {
       await usersRepository.setTemporaryPassword(tx, target.id, hash);
-      await sessionsRepository.revokeAllOfUser(tx, Number(target.id), 'password_reset_by_admin');
+      await AuthService.endSessionsOfUser(tx, Number(target.id), 'password_reset_by_admin');
     });
     await this.mailer.send({
       to: target.email,
