@@ -6,11 +6,12 @@ import { currentLanguage, errorTemplate, i18next, setLanguage, storedLanguage } 
 import { isTheme, setTheme, storedTheme } from '../lib/theme';
 import { loadPrefs } from '../lib/prefs';
 import { notify } from '../lib/notify';
-import { initSession, logout, watchOtherTabs } from '../lib/session';
+import { hasToken, initSession, logout, signingOut, watchOtherTabs } from '../lib/session';
 import { isInternetExplorer } from '../lib/device';
 import { requestIdentity } from '../components/identity';
 import { App } from './App';
 import { refreshMenu } from './profile';
+import { warmFirstScreen } from './warmFirstScreen';
 
 const UNSUPPORTED_BROWSER =
   'Your browser does not support access, it is recommended to use the latest version of Google Chrome!';
@@ -20,6 +21,7 @@ function wireHttp() {
     lang: currentLanguage,
     toast: (text) => notify.error(text),
     logout: (reason) => void logout({ returnHere: true, reason }),
+    signingOut,
     reauthenticate: requestIdentity,
     permissionsChanged: () => void refreshMenu(),
     // Raw templates: the client fills no parameters, so those with placeholders defer to the server's text.
@@ -49,17 +51,18 @@ export async function bootstrap(): Promise<void> {
   try {
     // 1. Light and dark styles come with the imported stylesheet; the attribute selects one.
     wireHttp();
+    // The first screen's code, and the config (the same in every language), are fetched while the language loads;
+    // each step below still takes effect in the spec's order.
+    warmFirstScreen(window.location.pathname, hasToken());
+    const configAnswer = http
+      .post<AppConfig | null>('app_config/get', {}, { auth: false, silent: true })
+      .catch(() => null);
     // 2. Language from the address, else the stored one, else English.
     const url = new URL(window.location.href);
     const langParam = url.searchParams.get('lang');
     await setLanguage(langParam ?? storedLanguage() ?? 'en', langParam !== null);
     // 3. Application config: a failure or an empty answer clears the page.
-    let cfg: AppConfig | null = null;
-    try {
-      cfg = await http.post<AppConfig | null>('app_config/get', {}, { auth: false, silent: true });
-    } catch {
-      cfg = null;
-    }
+    const cfg = await configAnswer;
     if (!cfg || typeof cfg !== 'object') {
       document.body.innerHTML = '';
       return;
