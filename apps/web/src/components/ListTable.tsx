@@ -1,5 +1,6 @@
 import { Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
+import { usePageInRange } from '../lib/listState';
 
 interface Page {
   pageNum: number;
@@ -12,7 +13,7 @@ interface Page {
  */
 export function ListTable<R extends object>(
   props: Omit<TableProps<R>, 'dataSource' | 'pagination' | 'loading' | 'onRow'> & {
-    list: { data?: { list: R[]; total: number }; isFetching: boolean };
+    list: { data?: { list: R[]; total: number }; isFetching: boolean; isPlaceholderData?: boolean };
     page: Page;
     onPage: (page: Page) => void;
     rowAttributes: (row: R) => Record<`data-${string}`, string | number | undefined>;
@@ -20,6 +21,7 @@ export function ListTable<R extends object>(
   },
 ) {
   const { list, page, onPage, rowAttributes, showTotal, ...table } = props;
+  usePageInRange(page, list, (pageNum) => onPage({ pageNum, pageSize: page.pageSize }));
   return (
     <Table<R>
       size="middle"

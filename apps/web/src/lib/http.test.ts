@@ -28,6 +28,7 @@ const hooks = {
   reauthenticate: vi.fn(async () => true),
   translate: vi.fn((key: string) => `t:${key}`),
   lang: () => 'de',
+  signingOut: () => false,
 };
 
 beforeEach(() => {
@@ -135,6 +136,24 @@ describe('http client', () => {
     await expect(http.post('a')).rejects.toMatchObject({ code: 402 });
     expect(hooks.toast).toHaveBeenCalledWith('t:sessionEnded');
     expect(hooks.logout).toHaveBeenCalled();
+  });
+
+  it('says nothing more of a call refused as signed out while the session is being ended, or after', async () => {
+    tokens.set('A1', 'R1');
+    route(() => json({ code: 402, msg: 'ended', data: null }, 401));
+    configureHttp({ signingOut: () => true });
+    await expect(http.post('dashboard/index')).rejects.toMatchObject({ code: 402 });
+    configureHttp({ signingOut: () => false });
+    // Sent in a session that has ended by the time it is answered.
+    let answer!: (r: Response) => void;
+    route(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const late = http.post('dashboard/index');
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    tokens.clear();
+    answer(json({ code: 401, msg: 'expired', data: null }, 401));
+    await expect(late).rejects.toMatchObject({ code: 401 });
+    expect(hooks.toast).not.toHaveBeenCalled();
+    expect(hooks.logout).not.toHaveBeenCalled();
   });
 
   it('says the organization was disabled and logs out; at sign-in the page answers it itself', async () => {

@@ -43,6 +43,11 @@ export interface HttpHooks {
   lang(): string;
   /** The server refused a call for want of a permission (code 1002): the role may have changed. */
   permissionsChanged(): void;
+  /**
+   * True while the session is being ended: a call that was in flight then and comes back refused as signed out says
+   * nothing more (the sign-out already said why, once).
+   */
+  signingOut(): boolean;
 }
 
 const defaultHooks: HttpHooks = {
@@ -53,6 +58,7 @@ const defaultHooks: HttpHooks = {
   translate: () => null,
   lang: () => 'en',
   permissionsChanged: () => {},
+  signingOut: () => false,
 };
 let hooks: HttpHooks = { ...defaultHooks };
 
@@ -222,6 +228,11 @@ interface Attempt {
   reauthed: boolean;
 }
 
+/** The session this call was sent in is being ended, or already was: its refusal is old news. */
+function signedOutMeanwhile(sentToken: string | null): boolean {
+  return hooks.signingOut() || (Boolean(sentToken) && !tokens.access());
+}
+
 async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Promise<T> {
   // Calls made while a refresh is running wait for it, then go out with the new token.
   if (refreshing && opts.auth !== false) await refreshing;
@@ -266,6 +277,7 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
   if (env.code === ERRORS.NO_PERMISSION.code) hooks.permissionsChanged();
   // A session that ended or an organization disabled signs out; at sign-in itself the page shows the answer.
   if (LOGOUT_ERROR_CODES.includes(env.code) && (opts.auth !== false || env.code === ERRORS.SERVICE_UNAVAILABLE.code)) {
+    if (signedOutMeanwhile(sentToken)) throw error;
     const reason = errorText(env.code, env.msg) ?? env.msg;
     toast(reason);
     hooks.logout(reason);
@@ -287,6 +299,7 @@ async function handle401<T>(
   status: number,
 ): Promise<T> {
   const err = error ?? new ApiError(ERRORS.TOKEN_INVALID.code, 'Unauthorized', null, status);
+  if (signedOutMeanwhile(sentToken)) throw err;
   // Another call already refreshed while this one was in flight: just replay it.
   const current = tokens.access();
   if (!attempt.refreshed && current && current !== sentToken)

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
@@ -66,6 +66,39 @@ export function writeListParams(query: Flat, defaults: Flat, range: DateRange): 
 export interface ListCodec<S> {
   read(params: URLSearchParams): S;
   write(state: S): URLSearchParams;
+  /**
+   * The parameters this list writes. Given, a change keeps every other one (the tab of the page around the list);
+   * without it the list owns the whole address.
+   */
+  owns?(key: string): boolean;
+}
+
+/**
+ * A list whose state is its request as the contracts schema reads it (page, sort, filters): each parameter read
+ * through `paramsToQuery`, what is missing or refused taking its value in `defaults`, the defaults left out of the
+ * address. A `prefix` keeps a list apart from another on the same page (`device.pageNum`).
+ */
+export function requestCodec<S extends z.ZodObject>(
+  schema: S,
+  defaults: z.infer<S>,
+  prefix = '',
+): ListCodec<z.infer<S>> {
+  const keys = new Set(Object.keys(schema.shape));
+  return {
+    read(params) {
+      const own = new URLSearchParams();
+      for (const [key, value] of params)
+        if (key.startsWith(prefix) && keys.has(key.slice(prefix.length))) own.set(key.slice(prefix.length), value);
+      return { ...defaults, ...paramsToQuery(own, schema) };
+    },
+    write(state) {
+      const out = new URLSearchParams();
+      for (const [key, value] of queryToParams(state as Flat, defaults as Flat))
+        if (keys.has(key)) out.set(prefix + key, value);
+      return out;
+    },
+    owns: (key) => key.startsWith(prefix) && keys.has(key.slice(prefix.length)),
+  };
 }
 
 /**
@@ -83,11 +116,49 @@ export function useListState<S>(codec: ListCodec<S>): [S, (next: S | ((current: 
       setParams(
         (current) => {
           const value = typeof next === 'function' ? (next as (c: S) => S)(codec.read(current)) : next;
-          return codec.write(value);
+          const written = codec.write(value);
+          if (!codec.owns) return written;
+          const kept = new URLSearchParams();
+          for (const [key, text] of current) if (!codec.owns(key)) kept.append(key, text);
+          for (const [key, text] of written) kept.set(key, text);
+          return kept;
         },
         { replace: true },
       ),
     [setParams, codec],
   );
   return [state, setState];
+}
+
+/**
+ * The text of a search box whose committed search lives in the address: typing changes only the box, and the box
+ * follows the address when it changes under it (back, a menu link to the bare list).
+ */
+export function useSearchText(committed: string | undefined): [string, (text: string) => void] {
+  const [text, setText] = useState(committed ?? '');
+  const [seen, setSeen] = useState(committed);
+  if (seen !== committed) {
+    setSeen(committed);
+    setText(committed ?? '');
+  }
+  return [text, setText];
+}
+
+/**
+ * A page past the end of its list (a link kept after rows were removed, the last row of the last page deleted)
+ * moves to the list's last page once the list's total for the current request is known: not while it loads, nor
+ * while it shows the previous request's rows.
+ */
+export function usePageInRange(
+  page: { pageNum: number; pageSize: number },
+  list: { data?: { total: number }; isPlaceholderData?: boolean },
+  moveTo: (pageNum: number) => void,
+): void {
+  const total = list.isPlaceholderData ? undefined : list.data?.total;
+  const last = total === undefined ? undefined : Math.max(1, Math.ceil(total / page.pageSize));
+  const move = useRef(moveTo);
+  move.current = moveTo;
+  useEffect(() => {
+    if (last !== undefined && page.pageNum > last) move.current(last);
+  }, [last, page.pageNum]);
 }

@@ -98,6 +98,11 @@ export function takeSignedOutReason(): string | null {
  * Ends the session: server logout when a token exists (failure ignored), tokens, cached queries
  * and routes cleared, then login. `returnHere` carries the current page so the same user comes back.
  */
+/** Whether the session is being ended (the http client then stays quiet about calls refused as signed out). */
+export function signingOut(): boolean {
+  return loggingOut !== null;
+}
+
 export function logout(opts: { returnHere?: boolean; reason?: string } = {}): Promise<void> {
   loggingOut ??= (async () => {
     if (opts.reason) sessionStorage.setItem(SIGNED_OUT_REASON, opts.reason);

@@ -1,7 +1,6 @@
 // What other features may use of cases. Everything else in this folder is the feature's own.
-export { deleteCases } from './api/deleteCases';
 export { downloadGrant } from './api/downloadGrant';
-export { emptyRecycleBin } from './api/emptyRecycleBin';
+export { useDeleteCases, useEmptyRecycleBin } from './api/useCaseMutations';
 export { TreatmentTags } from './components/CaseTags';
 export { FileViewerModal, isViewable } from './components/FileViewer';
 export { toViewerAnnotations } from './lib/annotations';

@@ -1,24 +1,17 @@
 import { Button, Card, Empty, Popconfirm, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
-import { authAppsQuery, revokeAuthApp, type AuthorizedApp } from '../api/authApps';
-import { accountKeys } from '../api/keys';
+import { authAppsQuery, type AuthorizedApp } from '../api/authApps';
+import { useRevokeAuthApp } from '../api/useAccountMutations';
 
 /** Own space → auth management: third-party applications the user authorized, each revocable. */
 export default function AuthAppsPanel() {
   const { t } = useTranslation('account');
-  const qc = useQueryClient();
   const list = useQuery(authAppsQuery());
-  const revoke = useMutation({
-    mutationFn: revokeAuthApp,
-    onSuccess: () => {
-      notify.success(t('apps.revoked'));
-      void qc.invalidateQueries({ queryKey: accountKeys.authApps });
-    },
-  });
+  const revoke = useRevokeAuthApp({ onSuccess: () => notify.success(t('apps.revoked')) });
 
   const columns: ColumnsType<AuthorizedApp> = [
     { title: t('apps.name'), dataIndex: 'appName' },

@@ -2,34 +2,30 @@ import { useState } from 'react';
 import { Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CONTACT_VERIFICATION_VALIDITY_DAYS, FIELD_MAX } from '@portal/contracts';
 import { ApiError, errorText } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { addContact, contactsQuery, deleteContact, resendContactMail, type CompanyContact } from '../api/contacts';
-import { accountKeys } from '../api/keys';
+import { contactsQuery, type CompanyContact } from '../api/contacts';
+import { useAddContact, useDeleteContact, useResendContactMail } from '../api/useAccountMutations';
 
 const STATUS_COLOR = { pending: 'processing', verified: 'success', expired: 'warning' } as const;
 
 /** Own space → contacts: people outside the portal who receive the organization's order mails once verified. */
 export default function ContactsPanel() {
   const { t } = useTranslation('account');
-  const qc = useQueryClient();
   const list = useQuery(contactsQuery());
   const [adding, setAdding] = useState(false);
   const [form] = Form.useForm<{ userName: string; email: string }>();
   useBackClose(adding, () => setAdding(false));
-  const refresh = () => void qc.invalidateQueries({ queryKey: accountKeys.contacts });
 
-  const add = useMutation({
-    mutationFn: addContact,
+  const add = useAddContact({
     onSuccess: (c) => {
       notify.success(t('contacts.added', { email: c.email }));
       setAdding(false);
-      refresh();
     },
     onError: (err) => {
       if (!(err instanceof ApiError)) return;
@@ -37,20 +33,8 @@ export default function ContactsPanel() {
       form.setFields([{ name: field, errors: [errorText(err.code, err.msg) ?? ''] }]);
     },
   });
-  const resend = useMutation({
-    mutationFn: resendContactMail,
-    onSuccess: (c) => {
-      notify.success(t('contacts.resent', { email: c.email }));
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: deleteContact,
-    onSuccess: () => {
-      notify.success(t('contacts.deleted'));
-      refresh();
-    },
-  });
+  const resend = useResendContactMail({ onSuccess: (c) => notify.success(t('contacts.resent', { email: c.email })) });
+  const remove = useDeleteContact({ onSuccess: () => notify.success(t('contacts.deleted')) });
 
   const columns: ColumnsType<CompanyContact> = [
     { title: t('contacts.userName'), dataIndex: 'userName' },

@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Space, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, type UserInfo } from '@portal/contracts';
 import { ApiError, errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { editEmail, userDetailQuery } from '../api/account';
-import { accountKeys } from '../api/keys';
+import { userDetailQuery } from '../api/account';
+import { useEditEmail } from '../api/useAccountMutations';
 
 /** The email address: a new one applies once the link mailed to it is opened. */
 export function EmailField({ user }: { user: UserInfo }) {
   const { t } = useTranslation('account');
-  const qc = useQueryClient();
+  const editEmail = useEditEmail();
   const detail = useQuery(userDetailQuery());
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -24,7 +24,6 @@ export function EmailField({ user }: { user: UserInfo }) {
     setBusy(true);
     try {
       await editEmail(email.trim());
-      await qc.invalidateQueries({ queryKey: accountKeys.detail });
       notify.success(t('email.sent', { email: email.trim() }));
       setOpen(false);
     } catch (err) {

@@ -1,15 +1,13 @@
 import { useEffect } from 'react';
 import { DatePicker, Form, Input, Modal, Select } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CASE_NAME_MAX, FIELD_MAX, TREATMENTS } from '@portal/contracts';
 import { useBackClose } from '../../../lib/useBackClose';
 import { listDentistsQuery } from '../../dentists';
-import { invalidateWork } from '../../orders/api/keys';
-import { createCase } from '../api/createCase';
-import { updateCase } from '../api/updateCase';
 import type { CaseDetail, CaseInput } from '../api/types';
+import { useSaveCase } from '../api/useCaseMutations';
 
 interface Values {
   name: string;
@@ -60,7 +58,6 @@ export function CaseFormModal({
 }) {
   const { t } = useTranslation('cases');
   const [form] = Form.useForm<Values>();
-  const qc = useQueryClient();
   const dentists = useQuery({ ...listDentistsQuery(), enabled: open });
   useBackClose(open, onClose);
 
@@ -70,15 +67,8 @@ export function CaseFormModal({
     if (initial) form.setFieldsValue(toValues(initial));
   }, [open, initial, form]);
 
-  const save = useMutation({
-    mutationFn: (v: Values) =>
-      initial ? updateCase({ caseCode: initial.caseCode, ...toCaseInput(v) }) : createCase(toCaseInput(v)),
-    onSuccess: (c) => {
-      // The case's name and patient show on its orders and on the dashboard too.
-      void invalidateWork(qc);
-      onSaved(c);
-    },
-  });
+  // The hook refreshes the case's orders and the dashboard too (they show its name and patient).
+  const save = useSaveCase({ onSuccess: (c) => onSaved(c) });
 
   const required = { required: true, whitespace: true, message: t('common:required') };
   return (
@@ -93,7 +83,12 @@ export function CaseFormModal({
       destroyOnHidden
       width={640}
     >
-      <Form<Values> form={form} layout="vertical" onFinish={(v) => save.mutate(v)} data-testid="case-form">
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={(v) => save.mutate({ caseCode: initial?.caseCode, input: toCaseInput(v) })}
+        data-testid="case-form"
+      >
         <Form.Item
           name="name"
           label={t('field.name')}

@@ -2,12 +2,10 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Button, Progress, Select, Space, Tag, Typography } from 'antd';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
 import { JAWS } from '@portal/contracts';
-import { invalidateWork } from '../../orders/api/keys';
-import { storageKeys } from '../../storage/api/keys';
+import { useCaseFilesChanged } from '../api/useCaseMutations';
 import { VoiceMemoRecorder } from './VoiceMemoRecorder';
 import { ACCEPT_ATTR, formatOfName, isModelName, type UploadFailure } from '../lib/upload';
 import { caseUpload } from '../lib/caseUpload';
@@ -29,7 +27,6 @@ const TAG_COLORS: Record<Tag, string> = { uploading: 'processing', uploaded: 'su
 /** Resumable uploads (tus) of several files into a case, one progress bar each. */
 export function CaseUploader({ caseCode }: { caseCode: string }) {
   const { t } = useTranslation('cases');
-  const qc = useQueryClient();
   const [items, setItems] = useState<Item[]>([]);
   const [jaw, setJaw] = useState<string>('');
   const [dragging, setDragging] = useState(false);
@@ -46,10 +43,7 @@ export function CaseUploader({ caseCode }: { caseCode: string }) {
     setItems((list) => list.map((i) => (i.id === id ? { ...i, ...p } : i)));
 
   // A finished upload moves the case's status and file count (its pages, its orders' files, the dashboard).
-  const refresh = () => {
-    void invalidateWork(qc);
-    void qc.invalidateQueries({ queryKey: storageKeys.all });
-  };
+  const refresh = useCaseFilesChanged();
 
   const start = (files: File[]) => {
     const added: Item[] = [];

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ViewerTools } from '../../../components/ModelViewer';
 import { useAccess } from '../../../components/Access';
-import { addAnnotation, deleteAnnotation, listAnnotations } from '../api/annotations';
+import { listAnnotations } from '../api/annotations';
 import { caseKeys } from '../api/keys';
+import { useAddAnnotation, useDeleteAnnotation } from '../api/useCaseMutations';
 import { toViewerAnnotations } from '../lib/annotations';
 
 /**
@@ -15,12 +16,14 @@ export function useCaseViewerTools(
   onSaveScreenshot: NonNullable<ViewerTools['onSaveScreenshot']>,
 ): ViewerTools {
   const can = useAccess();
-  const qc = useQueryClient();
-  const key = caseKeys.annotations(caseCode);
-  const notes = useQuery({ queryKey: key, queryFn: () => listAnnotations(caseCode), enabled: caseCode !== '' });
-  const refresh = () => void qc.invalidateQueries({ queryKey: key });
-  const add = useMutation({ mutationFn: addAnnotation, onSettled: refresh });
-  const remove = useMutation({ mutationFn: deleteAnnotation, onSettled: refresh });
+  const notes = useQuery({
+    queryKey: caseKeys.annotations(caseCode),
+    queryFn: () => listAnnotations(caseCode),
+    enabled: caseCode !== '',
+  });
+  // Each reads the notes again once it is answered.
+  const add = useAddAnnotation(caseCode);
+  const remove = useDeleteAnnotation(caseCode);
   const editable = can('case:edit');
   const annotations = useMemo(() => toViewerAnnotations(notes.data?.list ?? []), [notes.data]);
   return {

@@ -6,19 +6,17 @@ import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FILE_KINDS } from '@portal/contracts';
 import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { invalidateWork } from '../../orders/api/keys';
-import { storageKeys } from '../../storage/api/keys';
 import { caseDetailQuery } from '../api/caseDetail';
-import { deleteFile } from '../api/deleteFile';
 import { downloadGrant } from '../api/downloadGrant';
 import type { CaseDetail, CaseFile } from '../api/types';
+import { useCaseFilesChanged, useDeleteFile } from '../api/useCaseMutations';
 import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { CaseUploader } from '../components/CaseUploader';
@@ -61,7 +59,6 @@ async function download(f: CaseFile, invalidText: string) {
 export default function CaseDetailPage() {
   const { t } = useTranslation('cases');
   const { id = '' } = useParams();
-  const qc = useQueryClient();
   const detail = useQuery({ ...caseDetailQuery(id), enabled: id !== '' });
   const [editing, setEditing] = useState(false);
   // The form edits the case as it was when opened: the page's polling must not reset what is being typed.
@@ -70,14 +67,8 @@ export default function CaseDetailPage() {
   const [viewing, setViewing] = useState<CaseFile[] | null>(null);
   useBackClose(viewing !== null, () => setViewing(null));
 
-  const removeFile = useMutation({
-    mutationFn: deleteFile,
-    onSuccess: () => {
-      notify.success(t('file.deleted'));
-      void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: storageKeys.all });
-    },
-  });
+  const removeFile = useDeleteFile({ onSuccess: () => notify.success(t('file.deleted')) });
+  const filesChanged = useCaseFilesChanged();
 
   // A 3D screenshot kept as an image of the case, as if uploaded: its file list, storage and the dashboard refresh.
   const saveScreenshot = async (png: File) => {
@@ -88,8 +79,7 @@ export default function CaseDetailPage() {
       const f = failure as UploadFailure;
       notify.error('msg' in f ? f.msg : t(f.key));
     } finally {
-      void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: storageKeys.all });
+      filesChanged();
     }
   };
 

@@ -5,22 +5,19 @@ import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import SearchOutlined from '@ant-design/icons/SearchOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { CASE_STATUSES, TREATMENTS } from '@portal/contracts';
 import { getPrefs } from '../../../lib/prefs';
-import { useListState } from '../../../lib/listState';
+import { useListState, usePageInRange } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { notify } from '../../../lib/notify';
 import { listDentistsQuery } from '../../dentists';
-import { invalidateWork } from '../../orders/api/keys';
-import { storageKeys } from '../../storage/api/keys';
-import { caseKeys } from '../api/keys';
 import { listCasesQuery } from '../api/listCases';
-import { deleteCases } from '../api/deleteCases';
 import type { CaseSummary } from '../api/types';
+import { useDeleteCases } from '../api/useCaseMutations';
 import { CaseFormModal } from '../components/CaseFormModal';
 import { CaseStatusTag, TreatmentTags } from '../components/CaseTags';
 import { ExportDialog } from '../components/ExportDialog';
@@ -44,7 +41,6 @@ export const namespaces = ['cases'];
 
 export default function CaseListPage() {
   const { t } = useTranslation('cases');
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const codec = useMemo(() => caseListCodec(getPrefs().caseDateRangeDays), []);
   const [state, setState] = useListState(codec);
@@ -54,6 +50,7 @@ export default function CaseListPage() {
   const [exportOpen, setExportOpen] = useState(false);
   const query = useMemo(() => toCaseListQuery(state), [state]);
   const list = useQuery(listCasesQuery(query));
+  usePageInRange(state, list, (pageNum) => setState((s) => ({ ...s, pageNum })));
   const dentists = useQuery(listDentistsQuery());
 
   const setFilters = useCallback(
@@ -69,15 +66,11 @@ export default function CaseListPage() {
     return () => clearTimeout(timer);
   }, [keyword, state.filters.keyword, setFilters]);
 
-  const remove = useMutation({
-    mutationFn: deleteCases,
+  // The hook refreshes the recycle bin as well as the lists, pages, dashboard counts and storage used.
+  const remove = useDeleteCases({
     onSuccess: (_d, codes) => {
       notify.success(t('deleted', { count: codes.length }));
       setSelected([]);
-      // The recycle bin as well as the lists, pages and dashboard counts.
-      void qc.invalidateQueries({ queryKey: caseKeys.all });
-      void invalidateWork(qc);
-      void qc.invalidateQueries({ queryKey: storageKeys.all });
     },
   });
 

@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useListState, usePageInRange } from '../../../lib/listState';
 import { notify } from '../../../lib/notify';
-import { invalidateWork } from '../../orders/api/keys';
-import { storageKeys } from '../../storage/api/keys';
-import { emptyRecycleBin } from '../api/emptyRecycleBin';
-import { caseKeys } from '../api/keys';
-import { listRecycleBinQuery, type RecycleQuery } from '../api/listRecycleBin';
-import { purgeCases } from '../api/purgeCases';
-import { restoreCases } from '../api/restoreCases';
+import { listRecycleBinQuery } from '../api/listRecycleBin';
 import type { CaseSummary } from '../api/types';
+import { useEmptyRecycleBin, usePurgeCases, useRestoreCases } from '../api/useCaseMutations';
+import { recycleBinCodec } from '../lib/recycleBinCodec';
 import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
@@ -21,28 +18,19 @@ export const namespaces = ['cases'];
 
 export default function RecycleBinPage() {
   const { t } = useTranslation('cases');
-  const qc = useQueryClient();
-  const [query, setQuery] = useState<RecycleQuery>({ pageNum: 1, pageSize: 20 });
+  const [query, setQuery] = useListState(recycleBinCodec);
   const [selected, setSelected] = useState<string[]>([]);
   const list = useQuery(listRecycleBinQuery(query));
+  usePageInRange(query, list, (pageNum) => setQuery((s) => ({ ...s, pageNum })));
 
+  // The hooks refresh the recycle bin as well as the lists, pages, dashboard counts and storage used.
   const done = (text: string) => {
     notify.success(text);
     setSelected([]);
-    // The recycle bin as well as the lists, pages and dashboard counts.
-    void qc.invalidateQueries({ queryKey: caseKeys.all });
-    void invalidateWork(qc);
-    void qc.invalidateQueries({ queryKey: storageKeys.all });
   };
-  const restore = useMutation({
-    mutationFn: restoreCases,
-    onSuccess: (_d, codes) => done(t('recycle.restored', { count: codes.length })),
-  });
-  const purge = useMutation({
-    mutationFn: purgeCases,
-    onSuccess: (_d, codes) => done(t('recycle.purged', { count: codes.length })),
-  });
-  const empty = useMutation({ mutationFn: emptyRecycleBin, onSuccess: () => done(t('recycle.emptied')) });
+  const restore = useRestoreCases({ onSuccess: (_d, codes) => done(t('recycle.restored', { count: codes.length })) });
+  const purge = usePurgeCases({ onSuccess: (_d, codes) => done(t('recycle.purged', { count: codes.length })) });
+  const empty = useEmptyRecycleBin({ onSuccess: () => done(t('recycle.emptied')) });
 
   const confirmPurge = (codes: string[]) =>
     confirmDanger({

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { Checkbox, Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   CURRENCIES,
@@ -17,8 +16,8 @@ import {
 import { ApiError, errorText } from '../../../lib/http';
 import { messageOf } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
-import { saveProduct } from '../api/catalogue';
 import type { LabProduct } from '../api/types';
+import { useSaveProduct } from '../api/useCatalogueMutations';
 
 interface Values {
   name: string;
@@ -30,17 +29,15 @@ interface Values {
   requiredFields: PrescriptionField[];
 }
 
-/** Adds a product to the laboratory's catalogue, or edits one (`product`). */
+/** Adds a product to the laboratory's catalogue, or edits one (`product`); the catalogue then refreshes. */
 export function ProductFormModal({
   open,
   product,
   onClose,
-  onSaved,
 }: {
   open: boolean;
   product: LabProduct | null;
   onClose: () => void;
-  onSaved: (product: LabProduct) => void;
 }) {
   const { t } = useTranslation('catalogue');
   const { t: tc } = useTranslation('cases');
@@ -63,21 +60,19 @@ export function ProductFormModal({
       });
   }, [open, product, form]);
 
-  const save = useMutation({
-    mutationFn: (v: Values) =>
-      saveProduct({
-        ...(product ? { productCode: product.productCode } : {}),
-        name: v.name.trim(),
-        workType: v.workType!,
-        materials: v.materials.map((m) => m.trim()).filter(Boolean),
-        turnaroundDays: v.turnaroundDays!,
-        price: v.price ?? null,
-        currency: v.price === null || v.price === undefined ? null : (v.currency ?? null),
-        requiredFields: v.requiredFields,
-      }),
-    onSuccess: (saved) => {
+  const body = (v: Values) => ({
+    ...(product ? { productCode: product.productCode } : {}),
+    name: v.name.trim(),
+    workType: v.workType!,
+    materials: v.materials.map((m) => m.trim()).filter(Boolean),
+    turnaroundDays: v.turnaroundDays!,
+    price: v.price ?? null,
+    currency: v.price === null || v.price === undefined ? null : (v.currency ?? null),
+    requiredFields: v.requiredFields,
+  });
+  const save = useSaveProduct({
+    onSuccess: () => {
       notify.success(t('products.saved'));
-      onSaved(saved);
       onClose();
     },
     onError: (err) => {
@@ -102,7 +97,7 @@ export function ProductFormModal({
       okButtonProps={{ loading: save.isPending, 'data-testid': 'product-save' }}
       onOk={() =>
         void form.validateFields().then(
-          (v) => save.mutate(v),
+          (v) => save.mutate(body(v)),
           () => undefined,
         )
       }

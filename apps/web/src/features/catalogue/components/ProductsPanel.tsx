@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CatalogueManage } from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
-import { deleteProduct, productsQuery } from '../api/catalogue';
-import { catalogueKeys } from '../api/keys';
+import { productsQuery } from '../api/catalogue';
+import { useDeleteProduct } from '../api/useCatalogueMutations';
 import type { LabProduct } from '../api/types';
 import { formatPrice } from '../lib/format';
 import { ProductFormModal } from './ProductFormModal';
@@ -19,21 +19,12 @@ export default function ProductsPanel() {
   const { t, i18n } = useTranslation('catalogue');
   const { t: tc } = useTranslation('cases');
   const { t: to } = useTranslation('orders');
-  const qc = useQueryClient();
   const can = useAccess();
   const editable = can(CatalogueManage);
   const products = useQuery(productsQuery());
   const [editing, setEditing] = useState<LabProduct | null>(null);
   const [formOpen, setFormOpen] = useState(false);
-  const refresh = () => qc.invalidateQueries({ queryKey: catalogueKeys.all });
-
-  const remove = useMutation({
-    mutationFn: deleteProduct,
-    onSuccess: () => {
-      notify.success(t('products.deleted'));
-      void refresh();
-    },
-  });
+  const remove = useDeleteProduct({ onSuccess: () => notify.success(t('products.deleted')) });
 
   const columns: ColumnsType<LabProduct> = [
     { title: t('field.name'), key: 'name', render: (_, p) => <strong>{p.name}</strong> },
@@ -145,12 +136,7 @@ export default function ProductsPanel() {
         />
       </Card>
       <WorkingCalendarCard editable={editable} />
-      <ProductFormModal
-        open={formOpen}
-        product={editing}
-        onClose={() => setFormOpen(false)}
-        onSaved={() => void refresh()}
-      />
+      <ProductFormModal open={formOpen} product={editing} onClose={() => setFormOpen(false)} />
     </Space>
   );
 }

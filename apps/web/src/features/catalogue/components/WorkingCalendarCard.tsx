@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Checkbox, DatePicker, Form, Input, List, Select, Space, Typography } from 'antd';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { CLOSED_DATES_MAX, isoWeekday, WEEKDAYS } from '@portal/contracts';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
-import { calendarQuery, saveCalendar } from '../api/catalogue';
-import { catalogueKeys } from '../api/keys';
+import { calendarQuery } from '../api/catalogue';
+import { useSaveCalendar } from '../api/useCatalogueMutations';
 import type { LabCalendarResult } from '../api/types';
 import { browserTimeZone, timeZones, weekdayName } from '../lib/format';
 
@@ -29,7 +29,6 @@ const draftOf = (c: LabCalendarResult): Draft => ({
 /** The days the laboratory works: weekdays, closed dates (holidays) and the timezone they are counted in. */
 export function WorkingCalendarCard({ editable }: { editable: boolean }) {
   const { t, i18n } = useTranslation('catalogue');
-  const qc = useQueryClient();
   const saved = useQuery(calendarQuery());
   const [draft, setDraft] = useState<Draft | null>(null);
   const [day, setDay] = useState<Dayjs | null>(null);
@@ -39,19 +38,8 @@ export function WorkingCalendarCard({ editable }: { editable: boolean }) {
   }, [saved.data]);
   const zones = useMemo(() => timeZones(draft?.timeZone ?? ''), [draft?.timeZone]);
 
-  const save = useMutation({
-    mutationFn: (d: Draft) =>
-      saveCalendar({
-        workingWeekdays: d.workingWeekdays,
-        timeZone: d.timeZone,
-        closedDates: d.closedDates.map((c) => ({ date: c.date, ...(c.note ? { note: c.note } : {}) })),
-      }),
-    onSuccess: (result) => {
-      notify.success(t('calendar.saved'));
-      qc.setQueryData(catalogueKeys.calendar, result);
-      void qc.invalidateQueries({ queryKey: catalogueKeys.all });
-    },
-  });
+  // The calendar takes the answer at once; the hook refreshes the catalogue.
+  const save = useSaveCalendar({ onSuccess: () => notify.success(t('calendar.saved')) });
 
   if (!draft || !saved.data) return <Card title={t('calendar.title')} loading />;
   const dirty = !same(draft, draftOf(saved.data)) || !saved.data.saved;
@@ -78,7 +66,13 @@ export function WorkingCalendarCard({ editable }: { editable: boolean }) {
             data-testid="calendar-save"
             disabled={!dirty || draft.workingWeekdays.length === 0}
             loading={save.isPending}
-            onClick={() => save.mutate(draft)}
+            onClick={() =>
+              save.mutate({
+                workingWeekdays: draft.workingWeekdays,
+                timeZone: draft.timeZone,
+                closedDates: draft.closedDates.map((c) => ({ date: c.date, ...(c.note ? { note: c.note } : {}) })),
+              })
+            }
           >
             {t('common:save')}
           </Button>

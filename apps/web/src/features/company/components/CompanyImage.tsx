@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { COMPANY_IMAGE_MAX_BYTES, type CompanyImageTarget } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
-import { companyImageUrl, companyKeys, uploadCompanyImage } from '../api/company';
+import { companyImageUrl, companyKeys } from '../api/company';
+import { useUploadCompanyImage } from '../api/useCompanyImage';
 
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
 
@@ -20,7 +21,7 @@ export function CompanyImage({
   editable: boolean;
 }) {
   const { t } = useTranslation('company');
-  const qc = useQueryClient();
+  const upload = useUploadCompanyImage(target);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const image = useQuery({
@@ -40,9 +41,7 @@ export function CompanyImage({
     }
     setBusy(true);
     try {
-      const saved = await uploadCompanyImage(target, file);
-      qc.setQueryData(companyKeys.info, saved);
-      await qc.invalidateQueries({ queryKey: companyKeys.image(target) });
+      await upload(file);
       notify.success(t('common:saved'));
     } catch {
       /* reported by the http client */

@@ -2,16 +2,14 @@ import { useEffect, useState } from 'react';
 import { Button, Card, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX } from '@portal/contracts';
 import { ApiError, errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { deleteDentist } from '../api/deleteDentist';
-import { dentistKeys } from '../api/keys';
 import { listDentistsQuery, type Dentist } from '../api/listDentists';
-import { saveDentist } from '../api/saveDentist';
+import { useDeleteDentist, useSaveDentist } from '../api/useDentistMutations';
 
 /** A name clash: HTTP 409 (or code 409) from dentist/save. */
 export function isNameTaken(err: unknown): boolean {
@@ -21,7 +19,6 @@ export function isNameTaken(err: unknown): boolean {
 /** Own space › Dentist management: list, add, rename, delete. */
 export default function DentistPanel() {
   const { t } = useTranslation('dentists');
-  const qc = useQueryClient();
   const list = useQuery(listDentistsQuery());
   const [editing, setEditing] = useState<Dentist | 'new' | null>(null);
   const [form] = Form.useForm<{ name: string }>();
@@ -33,13 +30,10 @@ export default function DentistPanel() {
     if (editing !== 'new') form.setFieldsValue({ name: editing.name });
   }, [editing, form]);
 
-  const refresh = () => void qc.invalidateQueries({ queryKey: dentistKeys.all });
-  const save = useMutation({
-    mutationFn: (name: string) => saveDentist(editing && editing !== 'new' ? { id: editing.id, name } : { name }),
+  const save = useSaveDentist({
     onSuccess: () => {
       notify.success(t('common:saved'));
       setEditing(null);
-      refresh();
     },
     onError: (err) => {
       if (isNameTaken(err)) {
@@ -50,13 +44,7 @@ export default function DentistPanel() {
       }
     },
   });
-  const remove = useMutation({
-    mutationFn: deleteDentist,
-    onSuccess: () => {
-      notify.success(t('deleted'));
-      refresh();
-    },
-  });
+  const remove = useDeleteDentist({ onSuccess: () => notify.success(t('deleted')) });
 
   const columns: ColumnsType<Dentist> = [
     { title: t('name'), dataIndex: 'name' },
@@ -121,7 +109,14 @@ export default function DentistPanel() {
         onCancel={() => setEditing(null)}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v.name.trim())}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={(v) => {
+            const name = v.name.trim();
+            save.mutate(editing && editing !== 'new' ? { id: editing.id, name } : { name });
+          }}
+        >
           <Form.Item
             name="name"
             label={t('name')}

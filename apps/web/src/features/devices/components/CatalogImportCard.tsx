@@ -1,29 +1,28 @@
 import { useRef, useState } from 'react';
 import { Alert, Button, Card, Space, Table, Typography } from 'antd';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { importCatalog, type CatalogImportResult } from '../api/importCatalog';
+import type { CatalogImportResult } from '../api/importCatalog';
+import { useImportCatalog } from '../api/useDeviceMutations';
 
 const ACCEPT = '.xlsx,.csv';
 type RowError = CatalogImportResult['errors'][number];
 
 /** OEM administrators: import a product catalogue (xlsx/csv). All rows or none. */
-export function CatalogImportCard({ onImported }: { onImported: () => void }) {
+export function CatalogImportCard() {
   const { t } = useTranslation('devices');
   const inputRef = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [result, setResult] = useState<CatalogImportResult | null>(null);
 
-  const upload = useMutation({
-    mutationFn: importCatalog,
+  // Once every row went in, the hook refreshes the scanner lists.
+  const upload = useImportCatalog({
     onMutate: () => setResult(null),
     onSuccess: (res) => {
       setResult(res);
       if (res.errors.length === 0) {
         notify.success(t('catalog.imported', { n: res.imported }));
-        onImported();
       }
     },
     // A failed import is shown by lib/http, like any other call.

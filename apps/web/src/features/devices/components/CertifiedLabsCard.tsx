@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Input, Space, Spin, Tag, Typography } from 'antd';
 import EditOutlined from '@ant-design/icons/EditOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
-import { certifiedLabsQuery, saveCertifiedLabs } from '../api/certifiedLabs';
-import { deviceKeys } from '../api/keys';
+import { certifiedLabsQuery } from '../api/certifiedLabs';
+import { useSaveCertifiedLabs } from '../api/useDeviceMutations';
 
 /** At most this many codes (contracts: SaveCertifiedLabsBody). */
 export const MAX_CERTIFIED = 1000;
@@ -27,19 +27,16 @@ export function parseCodes(text: string, existing: readonly string[] = []): stri
  */
 export function CertifiedLabsCard({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation('devices');
-  const qc = useQueryClient();
   const list = useQuery(certifiedLabsQuery());
   const [editing, setEditing] = useState(false);
   const [codes, setCodes] = useState<string[]>([]);
   const [input, setInput] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
 
-  const save = useMutation({
-    mutationFn: saveCertifiedLabs,
+  const save = useSaveCertifiedLabs({
     onSuccess: () => {
       notify.success(t('certified.saved'));
       setEditing(false);
-      void qc.invalidateQueries({ queryKey: deviceKeys.certifiedLabs });
     },
     // lib/http shows the server's message (2041 names the code that is not a laboratory's); the edit stays open.
   });

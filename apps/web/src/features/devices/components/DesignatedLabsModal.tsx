@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Checkbox, Empty, Input, Modal, Space, Spin, Tag, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { designatedLabsQuery, saveDesignatedLabs, type LabRef } from '../api/designatedLabs';
-import { deviceKeys } from '../api/keys';
+import { designatedLabsQuery, type LabRef } from '../api/designatedLabs';
 import { partnerLabsQuery } from '../api/partnerLabs';
 import type { Device } from '../api/listDevices';
+import { useSaveDesignatedLabs } from '../api/useDeviceMutations';
 
 /** The choices: the accepted partner laboratories, plus any designated one that is no longer a partner (so it can be removed). */
 export function labChoices(partners: readonly LabRef[], current: readonly LabRef[]): (LabRef & { partner: boolean })[] {
@@ -32,7 +32,6 @@ export function DesignatedLabsModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('devices');
-  const qc = useQueryClient();
   const open = device !== null;
   const serial = device?.serialNumber ?? '';
   useBackClose(open, onClose);
@@ -56,11 +55,9 @@ export function DesignatedLabsModal({
     ? choices.filter((l) => l.name.toLowerCase().includes(needle) || l.code.toLowerCase().includes(needle))
     : choices;
 
-  const save = useMutation({
-    mutationFn: saveDesignatedLabs,
+  const save = useSaveDesignatedLabs({
     onSuccess: () => {
       notify.success(t('designated.saved'));
-      void qc.invalidateQueries({ queryKey: deviceKeys.designatedLabs(serial) });
       onClose();
     },
   });

@@ -4,7 +4,7 @@ import { act } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
-import { cleanup, renderWithQuery } from '../../../test/render';
+import { cleanup, renderScreen } from '../../../test/render';
 import { flush } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
 import { deviceKeys } from '../api/keys';
@@ -42,7 +42,8 @@ async function render(orgType: number, permissions: string[]) {
   const { default: DevicesPanel } = await import('./DevicesPanel');
   const seed = (qc: QueryClient) =>
     qc.setQueryData(deviceKeys.list({ pageNum: 1, pageSize: 10 }), { total: 1, list: [device] });
-  return (await renderWithQuery(<DevicesPanel />, { fresh: true, seed })).host;
+  // The panel keeps its page in the address: it renders under a router (own space › Scanners).
+  return (await renderScreen('/own-space?tab=scanners', '/own-space', <DevicesPanel />, { fresh: true, seed })).host;
 }
 
 describe('scanners panel', () => {

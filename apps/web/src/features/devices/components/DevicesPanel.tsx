@@ -3,18 +3,17 @@ import { Button, Card, Form, Input, Modal, Progress, Space, Table, Tag, Typograp
 import type { ColumnsType } from 'antd/es/table';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, OrgType } from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
+import { useListState, useSearchText, usePageInRange } from '../../../lib/listState';
 import { useSession } from '../../../lib/session';
 import { useBackClose } from '../../../lib/useBackClose';
-import { activateDevice } from '../api/activateDevice';
-import { assignDealer } from '../api/assignDealer';
-import { editDeviceName } from '../api/editDeviceName';
-import { deviceKeys } from '../api/keys';
-import { listDevicesQuery, type Device, type DeviceQuery } from '../api/listDevices';
+import { listDevicesQuery, type Device } from '../api/listDevices';
+import { useActivateDevice, useAssignDealer, useEditDeviceName } from '../api/useDeviceMutations';
+import { deviceListCodec } from '../lib/deviceListCodec';
 import { CatalogImportCard } from './CatalogImportCard';
 import { CertifiedLabsCard } from './CertifiedLabsCard';
 import { DesignatedLabsModal } from './DesignatedLabsModal';
@@ -39,7 +38,6 @@ const LIMIT_COLORS: Record<number, string> = { 1: 'purple', 2: 'blue', 3: 'defau
  */
 export default function DevicesPanel() {
   const { t } = useTranslation('devices');
-  const qc = useQueryClient();
   const can = useAccess();
   const { user } = useSession();
   // The server lets only a clinic activate scanners and rename the ones it owns.
@@ -50,41 +48,35 @@ export default function DevicesPanel() {
   const [selected, setSelected] = useState<string[]>([]);
   const [assigning, setAssigning] = useState(false);
   const [assignForm] = Form.useForm<{ dealerCode: string }>();
-  const [query, setQuery] = useState<DeviceQuery>({ pageNum: 1, pageSize: 10 });
-  const [keyword, setKeyword] = useState('');
+  const [query, setQuery] = useListState(deviceListCodec);
+  const [keyword, setKeyword] = useSearchText(query.keyword);
   const [renaming, setRenaming] = useState<Device | null>(null);
   const [designating, setDesignating] = useState<Device | null>(null);
   const [nameForm] = Form.useForm<{ name: string }>();
   const [activateForm] = Form.useForm<{ serialNumber: string; activationCode: string }>();
   const list = useQuery(listDevicesQuery(query));
+  usePageInRange(query, list, (pageNum) => setQuery((s) => ({ ...s, pageNum })));
   useBackClose(renaming !== null, () => setRenaming(null));
   useBackClose(assigning, () => setAssigning(false));
 
-  const refresh = () => void qc.invalidateQueries({ queryKey: deviceKeys.all });
-  const rename = useMutation({
-    mutationFn: editDeviceName,
+  const rename = useEditDeviceName({
     onSuccess: () => {
       notify.success(t('common:saved'));
       setRenaming(null);
-      refresh();
     },
   });
-  const activate = useMutation({
-    mutationFn: activateDevice,
+  const activate = useActivateDevice({
     onSuccess: () => {
       notify.success(t('activated'));
       activateForm.resetFields();
-      refresh();
     },
   });
-  const assign = useMutation({
-    mutationFn: assignDealer,
+  const assign = useAssignDealer({
     onSuccess: (res) => {
       notify.success(t('assign.done', { n: res.count }));
       setAssigning(false);
       setSelected([]);
       assignForm.resetFields();
-      refresh();
     },
   });
 
@@ -184,9 +176,9 @@ export default function DevicesPanel() {
             value={keyword}
             onChange={(e) => {
               setKeyword(e.target.value);
-              if (!e.target.value) setQuery({ ...query, pageNum: 1, keyword: undefined });
+              if (!e.target.value) setQuery((q) => ({ ...q, pageNum: 1, keyword: undefined }));
             }}
-            onPressEnter={() => setQuery({ ...query, pageNum: 1, keyword: keyword.trim() || undefined })}
+            onPressEnter={() => setQuery((q) => ({ ...q, pageNum: 1, keyword: keyword.trim() || undefined }))}
           />
           {canAssign ? (
             <>
@@ -227,7 +219,7 @@ export default function DevicesPanel() {
             current: query.pageNum,
             pageSize: query.pageSize,
             total: list.data?.total ?? 0,
-            onChange: (pageNum, pageSize) => setQuery({ ...query, pageNum, pageSize }),
+            onChange: (pageNum, pageSize) => setQuery((q) => ({ ...q, pageNum, pageSize })),
           }}
         />
       </Card>
@@ -268,7 +260,7 @@ export default function DevicesPanel() {
         </Card>
       ) : null}
       <Access permission="device:import">
-        <CatalogImportCard onImported={refresh} />
+        <CatalogImportCard />
       </Access>
       {isOem ? <CertifiedLabsCard canEdit={can('device:import')} /> : null}
       {isClinic ? (

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
-import { cleanup, renderWithQuery } from '../../../test/render';
+import { cleanup, renderScreen } from '../../../test/render';
 import { $, click as clickThen, flush as settle, type, waitFor } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
 import { deviceKeys } from '../api/keys';
@@ -50,7 +50,8 @@ const checkbox = (code: string) => {
 async function render(orgType: number, permissions: string[], devices: ReturnType<typeof device>[]) {
   signInAs(orgType, permissions);
   const { default: DevicesPanel } = await import('./DevicesPanel');
-  await renderWithQuery(<DevicesPanel />, {
+  // The panel keeps its page in the address: it renders under a router (own space › Scanners).
+  await renderScreen('/own-space?tab=scanners', '/own-space', <DevicesPanel />, {
     seed: (qc) =>
       qc.setQueryData(deviceKeys.list({ pageNum: 1, pageSize: 10 }), { total: devices.length, list: devices }),
   });

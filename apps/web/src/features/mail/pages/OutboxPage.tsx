@@ -1,14 +1,16 @@
-import { useState } from 'react';
 import { Card, Pagination } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listOutboxQuery } from '../api/listOutbox';
 import { MailList } from '../components/MailList';
+import { useListState, usePageInRange } from '../../../lib/listState';
+import { outboxCodec } from '../lib/outboxCodec';
 
 export default function OutboxPage() {
   const { t } = useTranslation('mail');
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
+  const [page, setPage] = useListState(outboxCodec);
   const outbox = useQuery(listOutboxQuery(page));
+  usePageInRange(page, outbox, (pageNum) => setPage((p) => ({ ...p, pageNum })));
   return (
     <Card title={t('outbox')} data-testid="outbox">
       <MailList mails={outbox.data?.list ?? []} loading={outbox.isFetching} />

@@ -1,12 +1,11 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button, theme } from 'antd';
 import BellOutlined from '@ant-design/icons/BellOutlined';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SysMsg } from '@portal/contracts';
-import { invalidateWork } from '../../orders/api/keys';
-import { notificationKeys } from '../api/keys';
 import { unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
+import { useNotificationArrived } from '../api/useNotificationArrived';
 import { nextPopup, notificationArrived } from '../lib/latest';
 
 // Kept out of the layout chunk: the drawer loads on the first click, the pop-up on the first new notification.
@@ -24,7 +23,7 @@ const COUNT_RED = '#cf1322';
 export function NotificationBell() {
   const { t } = useTranslation('notifications');
   const { token } = theme.useToken();
-  const qc = useQueryClient();
+  const arrived = useNotificationArrived();
   const summary = useQuery(unreadCountQuery());
   const [open, setOpen] = useState(false);
   const [drawerLoaded, setDrawerLoaded] = useState(false);
@@ -34,17 +33,13 @@ export function NotificationBell() {
 
   useEffect(() => {
     if (!summary.data) return;
-    if (notificationArrived(previous.current, summary.data)) {
-      // Notifications name an order (its code): several may have come since the last poll, so rather than the one
-      // named by `latest`, every order, its case and the dashboard are refreshed. An open drawer shows them too.
-      void qc.invalidateQueries({ queryKey: notificationKeys.lists });
-      void invalidateWork(qc);
-    }
+    // Every order, its case, the dashboard and the notification lists are fetched again.
+    if (notificationArrived(previous.current, summary.data)) arrived();
     previous.current = summary.data;
     const next = nextPopup(seen.current, summary.data.latest);
     seen.current = next.seen;
     if (next.popup) setPopup(next.popup);
-  }, [summary.data, qc]);
+  }, [summary.data, arrived]);
 
   const total = summary.data?.total ?? 0;
 

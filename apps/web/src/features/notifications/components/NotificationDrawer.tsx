@@ -16,6 +16,7 @@ import {
 } from '../api/listSysMsg';
 import { useOpenNotification, useReadMsg } from '../api/useOpenNotification';
 import { formatDateTime } from '../../../lib/dates';
+import { usePageInRange } from '../../../lib/listState';
 
 const PAGE_SIZE = 20;
 const TYPE_COLORS: Record<number, string> = { [MSG_TYPES.orderMessage]: 'blue', [MSG_TYPES.workOrder]: 'purple' };
@@ -52,6 +53,8 @@ export default function NotificationDrawer({ open, unread, onClose }: Props) {
     ...(unreadOnly ? { unreadOnly: true } : {}),
   };
   const list = useQuery({ ...listSysMsgQuery(query), enabled: open });
+  // Unread only: reading the last page's messages empties it (and with one page left, the pager is gone).
+  usePageInRange(query, list, setPageNum);
   const readAll = useReadMsg(() => notify.success(t('allRead')));
   const openMsg = useOpenNotification();
   // The drawer closes once the order page is there, so its back-button entry is left alone.

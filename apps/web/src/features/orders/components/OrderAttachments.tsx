@@ -1,14 +1,12 @@
 import { useRef } from 'react';
 import { Button, Empty, Space, Typography } from 'antd';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
-import { orderKeys } from '../api/keys';
-import { saveAttachments } from '../api/saveAttachments';
 import type { OrderAttachment } from '../api/types';
+import { useSaveAttachments } from '../api/useOrderMutations';
 import { ATTACHMENT_ACCEPT, checkAttachments } from '../lib/attachments';
 import { AttachmentLink } from './AttachmentLink';
 import { PlainList } from './PlainList';
@@ -23,14 +21,9 @@ export function OrderAttachments({
   attachments: readonly OrderAttachment[];
 }) {
   const { t } = useTranslation('orders');
-  const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const upload = useMutation({
-    mutationFn: (files: File[]) => saveAttachments(orderCode, files),
-    onSuccess: (res) => {
-      notify.success(t('attachment.uploaded', { count: res.list.length }));
-      void qc.invalidateQueries({ queryKey: orderKeys.detail(orderCode) });
-    },
+  const upload = useSaveAttachments(orderCode, {
+    onSuccess: (res) => notify.success(t('attachment.uploaded', { count: res.list.length })),
     onError: (err) => notify.error(messageOf(err, errorText)),
   });
 

@@ -1,11 +1,9 @@
 import { Col, Empty, Row, Select, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TOOTH_STAGES, toothLabel, type ToothNumberingSystem, type ToothStage } from '@portal/contracts';
-import { invalidateWork } from '../api/keys';
-import { setToothStage } from '../api/toothStage';
 import type { ToothItem } from '../api/types';
+import { useSetToothStage } from '../api/useOrderMutations';
 import { sortTeeth } from '../lib/teeth';
 import { ToothChart, ToothChartLegend } from './ToothChart';
 
@@ -38,11 +36,7 @@ export function OrderTeeth({
 }) {
   const { t } = useTranslation('orders');
   const { t: tt } = useTranslation('teeth');
-  const queryClient = useQueryClient();
-  const stage = useMutation({
-    mutationFn: ({ numbers, to }: { numbers: number[]; to: ToothStage }) => setToothStage(orderCode, numbers, to),
-    onSettled: () => invalidateWork(queryClient),
-  });
+  const stage = useSetToothStage(orderCode);
   if (teeth.length === 0)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teeth.none')} data-testid="order-teeth-empty" />;
   const ordered = sortTeeth(teeth.map((i) => i.number)).map((n) => teeth.find((i) => i.number === n)!);

@@ -2,16 +2,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Empty, Input, Space, Spin, Tag, theme, Typography } from 'antd';
 import PaperClipOutlined from '@ant-design/icons/PaperClipOutlined';
 import SendOutlined from '@ant-design/icons/SendOutlined';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
 import { orderKeys } from '../api/keys';
 import { listOrderMessages } from '../api/listOrderMessages';
-import { saveAttachments } from '../api/saveAttachments';
-import { sendMessage } from '../api/sendMessage';
 import type { OrderMessage } from '../api/types';
+import { useSendMessage } from '../api/useOrderMutations';
 import { ATTACHMENT_ACCEPT, checkAttachments, MAX_MESSAGE_ATTACHMENTS, threadOrder } from '../lib/attachments';
 import { authorLine } from '../lib/author';
 import { AttachmentLink } from './AttachmentLink';
@@ -25,7 +24,6 @@ const POLL_MS = 10_000;
 /** The conversation between the clinic and the laboratory about one order. */
 export function OrderThread({ orderCode }: { orderCode: string }) {
   const { t } = useTranslation('orders');
-  const qc = useQueryClient();
   const { token } = theme.useToken();
   const [content, setContent] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -47,18 +45,11 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
   }, [newestId]);
 
-  const send = useMutation({
-    mutationFn: async () => {
-      // Files go up first; the message then names them by their codes.
-      const uploaded = files.length ? (await saveAttachments(orderCode, files)).list : [];
-      return sendMessage({ orderCode, content: content.trim(), attachmentCodes: uploaded.map((a) => a.code) });
-    },
+  // Files go up first; the message then names them by their codes. The hook refreshes the thread and the order.
+  const send = useSendMessage(orderCode, {
     onSuccess: () => {
       setContent('');
       setFiles([]);
-      void qc.invalidateQueries({ queryKey: orderKeys.thread(orderCode) });
-      // Message files are order attachments too.
-      void qc.invalidateQueries({ queryKey: orderKeys.detail(orderCode) });
     },
     onError: (err) => notify.error(messageOf(err, errorText)),
   });
@@ -149,7 +140,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
           // Ctrl/Cmd+Enter sends; Enter alone makes a new line.
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
             e.preventDefault();
-            send.mutate();
+            send.mutate({ content, files });
           }
         }}
       />
@@ -177,7 +168,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
           data-testid="thread-send"
           disabled={!canSend}
           loading={send.isPending}
-          onClick={() => send.mutate()}
+          onClick={() => send.mutate({ content, files })}
         >
           {t('thread.send')}
         </Button>

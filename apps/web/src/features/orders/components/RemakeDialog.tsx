@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { REMAKE_REASONS, type RemakeReason } from '@portal/contracts';
@@ -9,8 +8,7 @@ import { messageOf } from '../../../lib/errors';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { invalidateWork } from '../api/keys';
-import { remakeOrder } from '../api/remakeOrder';
+import { useRemakeOrder } from '../api/useOrderMutations';
 import { orderDetailPath } from '../lib/paths';
 
 const NOTE_MAX = 2000;
@@ -23,18 +21,15 @@ export function RemakeDialog({ orderCode, open, onClose }: { orderCode: string; 
   const { t } = useTranslation('orders');
   const [form] = Form.useForm<{ reason: RemakeReason; note?: string }>();
   const [serverError, setServerError] = useState<string | null>(null);
-  const qc = useQueryClient();
   const navigate = useNavigate();
   useBackClose(open, onClose);
-  const run = useMutation({
-    mutationFn: remakeOrder,
+  const run = useRemakeOrder({
     onSuccess: (made) => {
       notify.success(t('remake.done'));
       onClose();
       afterDialogClosed(() => void navigate(orderDetailPath(made.orderCode)));
     },
     onError: (err) => setServerError(messageOf(err, errorText)),
-    onSettled: () => invalidateWork(qc),
   });
   return (
     <Modal

@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PRESCRIPTION_FIELDS, TREATMENTS, type Treatment } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { messageOf } from '../../../lib/errors';
-import { orderKeys } from '../api/keys';
 import { requiredFieldsQuery } from '../api/requiredFields';
-import { saveRequiredFields } from '../api/saveRequiredFields';
 import type { RequiredFieldRule } from '../api/types';
+import { useSaveRequiredFields } from '../api/useOrderMutations';
 import { sameRules, setRuleField } from '../lib/requiredRules';
 
 /**
@@ -21,7 +20,6 @@ import { sameRules, setRuleField } from '../lib/requiredRules';
 export default function RequiredFieldsEditor() {
   const { t } = useTranslation('orders');
   const { t: tc } = useTranslation('cases');
-  const qc = useQueryClient();
   const can = useAccess();
   const editable = can('order:edit');
   const saved = useQuery(requiredFieldsQuery());
@@ -30,13 +28,7 @@ export default function RequiredFieldsEditor() {
     if (saved.data) setDraft(saved.data.rules);
   }, [saved.data]);
 
-  const save = useMutation({
-    mutationFn: () => saveRequiredFields(draft),
-    onSuccess: () => {
-      notify.success(t('rules.saved'));
-      void qc.invalidateQueries({ queryKey: orderKeys.requiredFieldsAll });
-    },
-  });
+  const save = useSaveRequiredFields({ onSuccess: () => notify.success(t('rules.saved')) });
   const dirty = saved.data ? !sameRules(draft, saved.data.rules) : false;
 
   const columns: ColumnsType<Treatment> = [
@@ -81,7 +73,7 @@ export default function RequiredFieldsEditor() {
               data-testid="required-save"
               disabled={!dirty}
               loading={save.isPending}
-              onClick={() => save.mutate()}
+              onClick={() => save.mutate(draft)}
             >
               {t('common:save')}
             </Button>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Alert, Modal, Typography } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { confirmAction, confirmDanger } from '../../../lib/confirm';
-import { invalidateWork } from '../api/keys';
-import { orderAction } from '../api/orderAction';
 import type { OrderAction, OrderActionInput, OrderActionResults } from '../api/types';
+import { useOrderAction } from '../api/useOrderMutations';
 import { changedMeanwhile, failedResults } from '../lib/orderRules';
 import { RejectDialog } from './RejectDialog';
 import { PlainList } from './PlainList';
@@ -33,15 +31,14 @@ export function useOrderActions({
   onDone,
 }: { nameOf?: (orderCode: string) => string | undefined; onDone?: () => void } = {}) {
   const { t } = useTranslation('orders');
-  const qc = useQueryClient();
   const [asking, setAsking] = useState<{ action: 'ship' | 'reject'; codes: string[] } | null>(null);
   const [failures, setFailures] = useState<{ list: Failure[]; done: string | null } | null>(null);
   /** "Order accepted" for one order, "Orders accepted: 3" for several. */
   const doneText = (action: OrderAction, count: number) =>
     count === 1 ? t(`doneOne.${action}`) : t(`done.${action}`, { count });
 
-  const run = useMutation({
-    mutationFn: orderAction,
+  // The hook reloads the orders, cases and dashboard either way, and stays busy until they are on screen.
+  const run = useOrderAction({
     onSuccess: (res, body) => {
       setAsking(null);
       const failed = failedResults(res);
@@ -55,9 +52,6 @@ export function useOrderActions({
       else notify.success(doneText(body.action, done));
       onDone?.();
     },
-    // The orders may have moved meanwhile (the other side acted): reload either way, and stay busy until the
-    // current statuses are on screen. Cases follow their orders; the dashboard counts both.
-    onSettled: () => invalidateWork(qc),
   });
 
   const start = (action: OrderAction, orderCodes: string[]) => {

@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MARGIN_LINE_STATUSES, toothLabel, type ToothNumberingSystem } from '@portal/contracts';
 import type { ViewerTools } from '../../../components/ModelViewer';
 import { toViewerAnnotations } from '../../cases';
-import { deleteMarginLine, listMarginLines, listOrderAnnotations, saveMarginLine } from '../api/viewerMarks';
+import { listMarginLines, listOrderAnnotations } from '../api/viewerMarks';
+import { useDeleteMarginLine, useSaveMarginLine } from '../api/useOrderMutations';
 import { orderKeys } from '../api/keys';
 import { authorLine } from '../lib/author';
 import type { OrderDetail } from '../api/types';
@@ -15,17 +16,15 @@ import type { OrderDetail } from '../api/types';
  */
 export function useOrderViewerTools(order: OrderDetail, system: ToothNumberingSystem, mayDraw: boolean): ViewerTools {
   const { t } = useTranslation('orders');
-  const qc = useQueryClient();
   const { orderCode } = order;
   const notes = useQuery({
     queryKey: orderKeys.annotations(orderCode),
     queryFn: () => listOrderAnnotations(orderCode),
   });
-  const linesKey = orderKeys.marginLines(orderCode);
-  const lines = useQuery({ queryKey: linesKey, queryFn: () => listMarginLines(orderCode) });
-  const refresh = () => void qc.invalidateQueries({ queryKey: linesKey });
-  const save = useMutation({ mutationFn: saveMarginLine, onSettled: refresh });
-  const remove = useMutation({ mutationFn: (tooth: number) => deleteMarginLine(orderCode, tooth), onSettled: refresh });
+  const lines = useQuery({ queryKey: orderKeys.marginLines(orderCode), queryFn: () => listMarginLines(orderCode) });
+  // Each reads the lines again once it is answered.
+  const save = useSaveMarginLine(orderCode);
+  const remove = useDeleteMarginLine(orderCode);
   const drawing = mayDraw && MARGIN_LINE_STATUSES.includes(order.status);
   const annotations = useMemo(() => toViewerAnnotations(notes.data?.list ?? []), [notes.data]);
   const marginLines = useMemo(

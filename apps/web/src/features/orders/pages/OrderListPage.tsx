@@ -9,7 +9,7 @@ import type { Dayjs } from 'dayjs';
 import { ORDER_ACTION_PERMISSION, ORDER_STATUSES, OrderPermission } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { getPrefs } from '../../../lib/prefs';
-import { useListState } from '../../../lib/listState';
+import { useListState, usePageInRange } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases';
@@ -55,6 +55,7 @@ function OrderList({ side }: { side: Side }) {
   const [exportOpen, setExportOpen] = useState(false);
   const query = useMemo(() => toOrderListQuery(state), [state]);
   const list = useQuery(listOrdersQuery(query));
+  usePageInRange(state, list, (pageNum) => setState((s) => ({ ...s, pageNum })));
   const partners = useQuery(acceptedPartnersQuery());
   const rows = useMemo(() => list.data?.list ?? [], [list.data]);
   // The list is fetched again on focus, on notifications and after actions: the buttons follow what it shows now.

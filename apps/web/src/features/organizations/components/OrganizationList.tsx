@@ -3,23 +3,23 @@ import { Button, Input, Select, Space, Tag, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import { OrganizationDetailDrawer } from './OrganizationDetailDrawer';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OrgStatus, OrgType, Permission, REGIONS } from '@portal/contracts';
 import { Access } from '../../../components/Access';
 import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
+import { useListState, useSearchText } from '../../../lib/listState';
 import { notify } from '../../../lib/notify';
 import { sizeText } from '../../../lib/sizes';
 import {
-  changeOrganizations,
   listOrganizationsQuery,
-  restoreOrganization,
-  organizationKeys,
   type Organization,
   type OrganizationChange,
   type OrganizationQuery,
 } from '../api/organizations';
+import { useChangeOrganizations, useRestoreOrganization } from '../api/useOrganizationMutations';
+import { organizationListCodec } from '../lib/organizationListCodec';
 
 const TYPES = [OrgType.Clinic, OrgType.Lab, OrgType.Dealer, OrgType.Oem] as const;
 const STATUSES = [OrgStatus.Active, OrgStatus.Disabled, OrgStatus.Closed] as const;
@@ -28,24 +28,18 @@ const STATUS_COLOR: Record<number, string> = { [OrgStatus.Disabled]: 'red', [Org
 /** Every organization with its users and storage; the super administrator disables and enables them. */
 export function OrganizationList() {
   const { t } = useTranslation('organizations');
-  const qc = useQueryClient();
-  const [query, setQuery] = useState<OrganizationQuery>({ pageNum: 1, pageSize: 20 });
-  const [keyword, setKeyword] = useState('');
+  const [query, setQuery] = useListState(organizationListCodec);
+  const [keyword, setKeyword] = useSearchText(query.keyword);
   const [opened, setOpened] = useState<string | null>(null);
   const list = useQuery(listOrganizationsQuery(query));
   const statusLabel = (v: number) => (v === OrgStatus.Closed ? t('restore.status') : t(`status.${v}`));
   const setFilters = (patch: Partial<OrganizationQuery>) => setQuery((q) => ({ ...q, ...patch, pageNum: 1 }));
 
-  const change = useMutation({
-    mutationFn: (v: { change: OrganizationChange; codes: string[]; name: string }) => changeOrganizations(v),
+  const change = useChangeOrganizations<{ change: OrganizationChange; codes: string[]; name: string }>({
     onSuccess: (_r, v) => notify.success(t(`done.${v.change}d`, { name: v.name })),
-    // Whatever happened, the list shows the statuses as they are now.
-    onSettled: () => qc.invalidateQueries({ queryKey: organizationKeys.lists }),
   });
-  const restore = useMutation({
-    mutationFn: (o: Organization) => restoreOrganization(o.organizationCode),
+  const restore = useRestoreOrganization<Organization>({
     onSuccess: (_r, o) => notify.success(t('restore.done', { name: o.name })),
-    onSettled: () => qc.invalidateQueries({ queryKey: organizationKeys.lists }),
   });
 
   const ask = (kind: OrganizationChange, o: Organization) => {

@@ -2,15 +2,14 @@ import { useState } from 'react';
 import { Button, Card, Input, Modal, Space, Tabs, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, Permission, ReviewStatus } from '@portal/contracts';
 import { Access } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { organizationKeys } from '../api/keys';
 import { listReviewQuery, type ReviewLab, type ReviewQuery } from '../api/listReview';
-import { reviewLab } from '../api/reviewLab';
+import { useReviewLab } from '../api/useOrganizationMutations';
 import { formatDateTime } from '../../../lib/dates';
 
 const TABS = [ReviewStatus.Pending, ReviewStatus.Approved, ReviewStatus.Rejected] as const;
@@ -18,19 +17,16 @@ const TAB_KEY = { 0: 'pending', 1: 'approved', 2: 'rejected' } as const;
 
 export default function OrganizationReviewPage() {
   const { t } = useTranslation('review');
-  const qc = useQueryClient();
   const [query, setQuery] = useState<ReviewQuery>({ pageNum: 1, pageSize: 20, reviewStatus: 0 });
   const [rejecting, setRejecting] = useState<ReviewLab | null>(null);
   const [reason, setReason] = useState('');
   const list = useQuery(listReviewQuery(query));
   useBackClose(rejecting !== null, () => setRejecting(null));
 
-  const review = useMutation({
-    mutationFn: reviewLab,
+  const review = useReviewLab({
     onSuccess: (_d, vars) => {
       notify.success(vars.approve ? t('approved') : t('rejected'));
       setRejecting(null);
-      void qc.invalidateQueries({ queryKey: organizationKeys.reviews });
     },
   });
 

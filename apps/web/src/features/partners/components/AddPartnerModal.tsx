@@ -1,15 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Button, Divider, Empty, Input, List, Modal, Space, Typography } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { applyPartner } from '../api/applyPartner';
 import { checkInvitationCode } from '../api/checkInvitationCode';
-import { partnerKeys } from '../api/keys';
 import { searchPartners } from '../api/searchPartners';
 import type { PartnerTarget } from '../api/types';
+import { useApplyPartner } from '../api/usePartnerMutations';
 import { locationOf } from '../lib/format';
 
 /**
@@ -26,18 +25,15 @@ export function AddPartnerModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('partners');
-  const qc = useQueryClient();
   const [code, setCode] = useState('');
   const [keyword, setKeyword] = useState('');
   useBackClose(open, onClose);
 
   const check = useMutation({ mutationFn: (c: string) => checkInvitationCode(c) });
   const search = useMutation({ mutationFn: (k: string) => searchPartners(k) });
-  const apply = useMutation({
-    mutationFn: (target: PartnerTarget) => applyPartner({ organizationCode: target.organizationCode }),
+  const apply = useApplyPartner({
     onSuccess: (_d, target) => {
       notify.success(t('add.applied', { name: target.name }));
-      void qc.invalidateQueries({ queryKey: partnerKeys.all });
       onClose();
     },
   });

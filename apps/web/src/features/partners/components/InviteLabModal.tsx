@@ -1,27 +1,22 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
-import { inviteLab } from '../api/inviteLab';
-import { partnerKeys } from '../api/keys';
+import { useInviteLab } from '../api/usePartnerMutations';
 
 /** A clinic invites a laboratory that is not registered yet (a temporary partner until it confirms). */
 export function InviteLabModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('partners');
-  const qc = useQueryClient();
   const [form] = Form.useForm<{ email: string }>();
   useBackClose(open, onClose);
   useEffect(() => {
     if (open) form.resetFields();
   }, [open, form]);
-  const invite = useMutation({
-    mutationFn: (email: string) => inviteLab(email),
+  const invite = useInviteLab({
     onSuccess: (_d, email) => {
       notify.success(t('invite.sent', { email }));
-      void qc.invalidateQueries({ queryKey: partnerKeys.all });
       onClose();
     },
   });

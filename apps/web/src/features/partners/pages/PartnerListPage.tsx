@@ -2,20 +2,15 @@ import { useState } from 'react';
 import { Alert, Button, Card, Input, Space, Tabs, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OrgType } from '@portal/contracts';
+import { useListState, useSearchText } from '../../../lib/listState';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { acceptPartner } from '../api/acceptPartner';
-import { applyPartner } from '../api/applyPartner';
-import { cancelPartner } from '../api/cancelPartner';
-import { partnerKeys } from '../api/keys';
 import { listPartnersQuery } from '../api/listPartners';
-import { rejectPartner } from '../api/rejectPartner';
-import { terminatePartner } from '../api/terminatePartner';
-import { PARTNER_TABS, type Partner, type PartnerQuery, type PartnerTab } from '../api/types';
+import { PARTNER_TABS, type Partner } from '../api/types';
+import { usePartnerAction } from '../api/usePartnerMutations';
 import { AddPartnerModal } from '../components/AddPartnerModal';
 import { InviteLabModal } from '../components/InviteLabModal';
 import { NoAccess } from '../components/NoAccess';
@@ -25,36 +20,12 @@ import { ReasonModal } from '../components/ReasonModal';
 import { errorText } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/dates';
 import { locationOf } from '../lib/format';
+import { partnerListCodec } from '../lib/partnerListCodec';
 import { canManagePartners, isNoAccessError, rowActions, type RowAction } from '../lib/partnerRules';
 import { messageOf } from '../../../lib/errors';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['partners'];
-
-const PAGE_SIZE = 20;
-const asTab = (v: string | null): PartnerTab =>
-  (PARTNER_TABS as readonly string[]).includes(v ?? '') ? (v as PartnerTab) : 'mine';
-
-interface Act {
-  action: RowAction;
-  partner: Partner;
-  reason?: string;
-}
-function runAction({ action, partner, reason }: Act) {
-  const body = { partnerCode: partner.partnerCode, ...(reason ? { reason } : {}) };
-  switch (action) {
-    case 'accept':
-      return acceptPartner(body);
-    case 'reject':
-      return rejectPartner(body);
-    case 'cancel':
-      return cancelPartner(body);
-    case 'terminate':
-      return terminatePartner(body);
-    case 'reapply':
-      return applyPartner({ organizationCode: partner.organization.code ?? '' });
-  }
-}
 
 /** Partner management (§2): My partners (a laboratory's customers) / To be Confirmed / History, add, invite, detail. */
 export default function PartnerListPage() {
@@ -65,46 +36,31 @@ export default function PartnerListPage() {
 
 function PartnerList({ isClinic }: { isClinic: boolean }) {
   const { t } = useTranslation('partners');
-  const qc = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const tab = asTab(params.get('tab'));
-  const [page, setPage] = useState({ pageNum: 1, pageSize: PAGE_SIZE });
-  const [keyword, setKeyword] = useState('');
+  // The tab, page and committed search are in the address; what is typed in the box is not until it is searched.
+  const [query, setQuery] = useListState(partnerListCodec);
+  const [keyword, setKeyword] = useSearchText(query.keyword);
   const [addOpen, setAddOpen] = useState(false);
   const [inviteOpen, setInviteOpen] = useState(false);
   const [detail, setDetail] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<Partner | null>(null);
   const [terminating, setTerminating] = useState<Partner | null>(null);
 
-  const query: PartnerQuery = { tab, ...page, ...(keyword ? { keyword } : {}) };
   const list = useQuery(listPartnersQuery(query));
 
-  const act = useMutation({
-    mutationFn: runAction,
+  // An illegal move (2032) is shown by the http client; the hook reloads the list either way.
+  const act = usePartnerAction({
     onSuccess: (_d, v) => {
       notify.success(t(`done.${v.action}`));
       setRejecting(null);
       setTerminating(null);
     },
-    // An illegal move (2032) is shown by the http client; the row may have changed meanwhile, so reload either way.
-    onSettled: () => void qc.invalidateQueries({ queryKey: partnerKeys.all }),
   });
   const busy = (p: Partner, a: RowAction) =>
     act.isPending && act.variables?.partner.partnerCode === p.partnerCode && act.variables.action === a;
 
   if (list.error && isNoAccessError(list.error)) return <NoAccess />;
 
-  const setTab = (key: string) => {
-    setPage((p) => ({ ...p, pageNum: 1 }));
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.set('tab', key);
-        return next;
-      },
-      { replace: true },
-    );
-  };
+  const setTab = (key: string) => setQuery((q) => ({ ...q, tab: key as typeof q.tab, pageNum: 1 }));
 
   const actionButton = (p: Partner, a: RowAction) => {
     const common = {
@@ -204,7 +160,7 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       }
     >
       <Tabs
-        activeKey={tab}
+        activeKey={query.tab}
         onChange={setTab}
         items={PARTNER_TABS.map((key) => ({
           key,
@@ -220,10 +176,9 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
         allowClear
         placeholder={t('searchPlaceholder')}
         style={{ maxWidth: 320, marginBottom: 16 }}
-        onSearch={(v) => {
-          setKeyword(v.trim());
-          setPage((p) => ({ ...p, pageNum: 1 }));
-        }}
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
+        onSearch={(v) => setQuery((q) => ({ ...q, keyword: v.trim() || undefined, pageNum: 1 }))}
       />
       {list.error ? (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} title={messageOf(list.error, errorText)} />
@@ -232,8 +187,8 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
         rowKey="partnerCode"
         columns={columns}
         list={list}
-        page={page}
-        onPage={setPage}
+        page={query}
+        onPage={(page) => setQuery((q) => ({ ...q, ...page }))}
         showTotal={(n) => t('total', { count: n })}
         rowAttributes={(r) => ({ 'data-testid': `partner-row-${r.partnerCode}`, 'data-status': r.status })}
       />

@@ -4,35 +4,30 @@ import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import FileAddOutlined from '@ant-design/icons/FileAddOutlined';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Access } from '../../../components/Access';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { reportKeys } from '../api/keys';
-import { createReport, deleteReport, listReports } from '../api/reports';
+import { createReport, listReports } from '../api/reports';
+import { useDeleteReport, useReportListsChanged } from '../api/useReportMutations';
 import { reportDesignPath, reportPreviewPath } from '../lib/paths';
 
 /** The reports of a case on its detail page: several per case, each a draft or published in versions. */
 export function CaseReportsCard({ caseCode }: { caseCode: string }) {
   const { t } = useTranslation('reports');
-  const qc = useQueryClient();
+  const listsChanged = useReportListsChanged();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const list = useQuery({ queryKey: reportKeys.list(caseCode), queryFn: () => listReports(caseCode) });
-  const remove = useMutation({
-    mutationFn: deleteReport,
-    onSuccess: () => {
-      notify.success(t('deleted'));
-      void qc.invalidateQueries({ queryKey: reportKeys.lists });
-    },
-  });
+  const remove = useDeleteReport({ onSuccess: () => notify.success(t('deleted')) });
   const create = async () => {
     setCreating(true);
     try {
       const made = await createReport(caseCode);
-      void qc.invalidateQueries({ queryKey: reportKeys.lists });
+      listsChanged();
       void navigate(reportDesignPath(made.reportCode));
     } catch {
       /* reported by the http client */

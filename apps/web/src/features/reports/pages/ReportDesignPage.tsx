@@ -20,7 +20,7 @@ import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import FilePdfOutlined from '@ant-design/icons/FilePdfOutlined';
 import SendOutlined from '@ant-design/icons/SendOutlined';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -50,6 +50,7 @@ import { caseDetailPath, downloadGrant } from '../../cases';
 import { SharesCard } from '../../shares';
 import { reportKeys } from '../api/keys';
 import { addSnapshot, deleteSnapshot, publishReport, reportCase, reportDetail, saveReport } from '../api/reports';
+import { useReportChanged, useReportListsChanged } from '../api/useReportMutations';
 import { ReportImage } from '../components/ReportImage';
 import { ToothFindingsChart } from '../components/ToothFindingsChart';
 import { downloadReportPdf } from '../lib/pdf';
@@ -70,7 +71,7 @@ function useAutosave(reportCode: string) {
   const pending = useRef<ReportContent | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const running = useRef<Promise<void> | null>(null);
-  const qc = useQueryClient();
+  const listsChanged = useReportListsChanged();
 
   const flush = useCallback(async (): Promise<boolean> => {
     if (timer.current) clearTimeout(timer.current);
@@ -84,7 +85,7 @@ function useAutosave(reportCode: string) {
     running.current = saveReport(reportCode, content).then(
       () => {
         if (!pending.current) setState({ status: 'saved' });
-        void qc.invalidateQueries({ queryKey: reportKeys.lists });
+        listsChanged();
       },
       (err: unknown) => {
         ok = false;
@@ -95,7 +96,7 @@ function useAutosave(reportCode: string) {
     await running.current;
     running.current = null;
     return ok;
-  }, [qc, reportCode]);
+  }, [listsChanged, reportCode]);
 
   const change = useCallback(
     (content: ReportContent) => {
@@ -143,7 +144,7 @@ function Designer({ report }: { report: ReportDetail }) {
   const { t } = useTranslation('reports');
   const { t: tc, i18n } = useTranslation('common');
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const changed = useReportChanged(report.reportCode);
   const { user } = useSession();
   const { effective } = useTheme();
   const system = normalizeToothNumbering(user?.toothNumberingSystem);
@@ -209,7 +210,7 @@ function Designer({ report }: { report: ReportDetail }) {
   const takeSnapshot = async (png: Blob, view: SnapshotView) => {
     try {
       const shot = await addSnapshot(reportCode, view, png);
-      await qc.invalidateQueries({ queryKey: reportKeys.detail(reportCode) });
+      await changed.snapshots();
       setContent((c) => {
         const next = {
           ...c,
@@ -235,8 +236,7 @@ function Designer({ report }: { report: ReportDetail }) {
     try {
       if (!(await flush())) return;
       const published = await publishReport(reportCode);
-      qc.setQueryData(reportKeys.detail(reportCode), published);
-      void qc.invalidateQueries({ queryKey: reportKeys.lists });
+      changed.published(published);
       notify.success(t('design.published', { version: published.version }));
     } catch (err) {
       const field = err instanceof ApiError ? (err.data as { field?: string } | null)?.field : undefined;
@@ -406,7 +406,7 @@ function Designer({ report }: { report: ReportDetail }) {
                     onConfirm={async () => {
                       await deleteSnapshot(reportCode, s.code);
                       setContent((c) => ({ ...c, images: c.images.filter((i) => i.code !== s.code) }));
-                      await qc.invalidateQueries({ queryKey: reportKeys.detail(reportCode) });
+                      await changed.snapshots();
                     }}
                   >
                     <Button

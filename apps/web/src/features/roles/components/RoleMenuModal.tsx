@@ -1,19 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Modal, Spin, Tag, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ManagedRole, MenuNode } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { roleLabel } from '../../../lib/roles';
-import { roleKeys } from '../api/keys';
-import { allotRoleMenus, menuTreeQuery, roleMenusQuery } from '../api/roleMenus';
+import { menuTreeQuery, roleMenusQuery } from '../api/roleMenus';
+import { useAllotRoleMenus } from '../api/useRoleMutations';
 import { halfChecked, toggle } from '../lib/menuChecks';
 
 /** The screens (type 1) and buttons (type 2) of a role, as a tree; read-only for built-in roles. */
 export function RoleMenuModal({ role, onClose }: { role: ManagedRole | null; onClose: () => void }) {
   const { t } = useTranslation('roles');
-  const qc = useQueryClient();
   const open = role !== null;
   const tree = useQuery({ ...menuTreeQuery(role?.orgType), enabled: open });
   const ticked = useQuery({ ...roleMenusQuery(role?.roleCode ?? ''), enabled: open });
@@ -21,11 +20,9 @@ export function RoleMenuModal({ role, onClose }: { role: ManagedRole | null; onC
   useEffect(() => setChecked(new Set(ticked.data ?? [])), [ticked.data]);
   const readOnly = role?.builtIn ?? true;
 
-  const save = useMutation({
-    mutationFn: () => allotRoleMenus(role!.roleCode, [...checked]),
+  const save = useAllotRoleMenus({
     onSuccess: () => {
       notify.success(t('menusSaved'));
-      void qc.invalidateQueries({ queryKey: roleKeys.all });
       onClose();
     },
   });
@@ -50,7 +47,7 @@ export function RoleMenuModal({ role, onClose }: { role: ManagedRole | null; onC
       title={t('menusTitle', { name: role ? roleLabel(t, role.name) : '' })}
       okText={t('save')}
       cancelText={t('common:cancel')}
-      onOk={() => (readOnly ? onClose() : save.mutate())}
+      onOk={() => (readOnly ? onClose() : save.mutate({ roleCode: role!.roleCode, menuCodes: [...checked] }))}
       okButtonProps={{ loading: save.isPending, 'data-testid': 'role-menus-save' }}
       onCancel={onClose}
       destroyOnHidden

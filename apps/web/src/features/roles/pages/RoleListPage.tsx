@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, OrgType, Permission, type ManagedRole } from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
@@ -9,12 +9,12 @@ import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { roleLabel } from '../../../lib/roles';
+import { useListState, useSearchText, usePageInRange } from '../../../lib/listState';
 import { useSession } from '../../../lib/session';
-import { roleKeys } from '../api/keys';
-import { listRolesQuery, type RoleQuery } from '../api/listRoles';
-import { deleteRoles, saveRole, setDefaultRole } from '../api/saveRole';
+import { listRolesQuery } from '../api/listRoles';
+import { useDeleteRoles, useSaveRole, useSetDefaultRole } from '../api/useRoleMutations';
 import { RoleMenuModal } from '../components/RoleMenuModal';
-import { userKeys } from '../../users/api/keys';
+import { roleListCodec } from '../lib/roleListCodec';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['roles'];
@@ -24,31 +24,25 @@ const ORG_TYPES = [OrgType.Inner, OrgType.Clinic, OrgType.Lab, OrgType.Dealer, O
 /** Account → Role Management: built-in roles (read-only), the organization's own, who holds them, their menus. */
 export default function RoleListPage() {
   const { t } = useTranslation('roles');
-  const qc = useQueryClient();
   const can = useAccess();
   const { user } = useSession();
   const isSuper = user?.organization.type === OrgType.Inner;
-  const [query, setQuery] = useState<RoleQuery>({ pageNum: 1, pageSize: 20 });
+  const [query, setQuery] = useListState(roleListCodec);
+  const [keyword, setKeyword] = useSearchText(query.keyword);
   const [naming, setNaming] = useState<ManagedRole | 'new' | null>(null);
   const [menus, setMenus] = useState<ManagedRole | null>(null);
   const list = useQuery(listRolesQuery(query));
+  usePageInRange(query, list, (pageNum) => setQuery((s) => ({ ...s, pageNum })));
   const [form] = Form.useForm<{ name: string; orgType?: number }>();
 
-  const changed = (text: string) => {
-    notify.success(text);
-    void qc.invalidateQueries({ queryKey: roleKeys.all });
-    void qc.invalidateQueries({ queryKey: userKeys.all });
-  };
-  const save = useMutation({
-    mutationFn: (v: { name: string; orgType?: number }) =>
-      saveRole({ ...v, roleCode: naming && naming !== 'new' ? naming.roleCode : undefined }),
+  const save = useSaveRole({
     onSuccess: () => {
-      changed(t('saved'));
+      notify.success(t('saved'));
       setNaming(null);
     },
   });
-  const remove = useMutation({ mutationFn: deleteRoles, onSuccess: () => changed(t('deleted')) });
-  const makeDefault = useMutation({ mutationFn: setDefaultRole, onSuccess: () => changed(t('defaultSet')) });
+  const remove = useDeleteRoles({ onSuccess: () => notify.success(t('deleted')) });
+  const makeDefault = useSetDefaultRole({ onSuccess: () => notify.success(t('defaultSet')) });
 
   useEffect(() => {
     if (naming === null) return;
@@ -137,6 +131,8 @@ export default function RoleListPage() {
         allowClear
         placeholder={t('search')}
         aria-label={t('search')}
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
         onSearch={(v) => setQuery((q) => ({ ...q, pageNum: 1, keyword: v.trim() || undefined }))}
         style={{ width: 260, marginBottom: 16 }}
       />
@@ -165,7 +161,11 @@ export default function RoleListPage() {
         onCancel={() => setNaming(null)}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={(v) => save.mutate({ ...v, roleCode: naming && naming !== 'new' ? naming.roleCode : undefined })}
+        >
           <Form.Item
             name="name"
             label={t('field.name')}

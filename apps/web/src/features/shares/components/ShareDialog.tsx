@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
 import { CopyOutlined, DownloadOutlined, MailOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LANGUAGE_NAMES, SHARE_PASSWORD, type Language } from '@portal/contracts';
-import { createShare, mailShare, type ShareItem, type ShareableType } from '../api/shares';
-import { shareKeys } from '../api/keys';
+import { mailShare, type ShareItem, type ShareableType } from '../api/shares';
+import { useCreateShare } from '../api/useShareMutations';
 import { notify } from '../../../lib/notify';
 import { RemainingDays } from './RemainingDays';
 
@@ -147,23 +147,9 @@ export function ShareDialog({
   resourceCode: string;
 }) {
   const { t } = useTranslation('shares');
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<Options>();
   const [made, setMade] = useState<ShareItem | null>(null);
-  const create = useMutation({
-    mutationFn: (v: Options) =>
-      createShare({
-        resourceType,
-        resourceCode,
-        password: v.password || undefined,
-        expiresInDays: v.expiry === 'never' ? null : (Number(v.expiry) as 1 | 7 | 30),
-        showPatientName: v.showPatientName,
-      }),
-    onSuccess: (share) => {
-      setMade(share);
-      void queryClient.invalidateQueries({ queryKey: shareKeys.lists });
-    },
-  });
+  const create = useCreateShare({ onSuccess: (share) => setMade(share) });
   const close = () => {
     setMade(null);
     form.resetFields();
@@ -198,7 +184,15 @@ export function ShareDialog({
           form={form}
           layout="vertical"
           initialValues={INITIAL_OPTIONS[resourceType]}
-          onFinish={(v) => create.mutate(v)}
+          onFinish={(v) =>
+            create.mutate({
+              resourceType,
+              resourceCode,
+              password: v.password || undefined,
+              expiresInDays: v.expiry === 'never' ? null : (Number(v.expiry) as 1 | 7 | 30),
+              showPatientName: v.showPatientName,
+            })
+          }
           data-testid="share-options"
         >
           <Form.Item

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Button, Card, Space, Table, Tag, Typography } from 'antd';
 import { CopyOutlined, ShareAltOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ShareStatus } from '@portal/contracts';
-import { listShares, revokeShare, type ShareItem, type ShareableType } from '../api/shares';
+import { listShares, type ShareItem, type ShareableType } from '../api/shares';
+import { useRevokeShare } from '../api/useShareMutations';
 import { shareKeys } from '../api/keys';
 import { confirmDanger } from '../../../lib/confirm';
 import { notify } from '../../../lib/notify';
@@ -28,18 +29,15 @@ export function SharesCard({
   notShareableReason?: string;
 }) {
   const { t } = useTranslation('shares');
-  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState(false);
   const [logOf, setLogOf] = useState<string | null>(null);
   const shares = useQuery({
     queryKey: shareKeys.list(resourceType, resourceCode),
     queryFn: () => listShares(resourceType, resourceCode),
   });
-  const revoke = useMutation({
-    mutationFn: revokeShare,
+  const revoke = useRevokeShare({
     onSuccess: () => {
       notify.success(t('list.revoked'));
-      void queryClient.invalidateQueries({ queryKey: shareKeys.lists });
     },
   });
   const copy = async (url: string) => {

@@ -1,14 +1,11 @@
 import { useState } from 'react';
 import { Button, Card, Col, Empty, Progress, Row, Space, Statistic, Table, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { deleteCases, emptyRecycleBin, caseDetailPath } from '../../cases';
-import { caseKeys } from '../../cases/api/keys';
-import { invalidateWork } from '../../orders/api/keys';
+import { caseDetailPath, useDeleteCases, useEmptyRecycleBin } from '../../cases';
 import { confirmDanger } from '../../../lib/confirm';
-import { storageKeys } from '../api/keys';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
 import { sizeText } from '../../../lib/sizes';
@@ -33,28 +30,20 @@ export function usagePercent(used: number, quota: number): number {
 /** Own space › Storage: usage, usage by kind, largest cases and files, cleanup. */
 export default function StoragePanel() {
   const { t } = useTranslation('storage');
-  const qc = useQueryClient();
   const usage = useQuery(storageUsageQuery());
   const [selected, setSelected] = useState<string[]>([]);
 
-  const refresh = () => {
-    setSelected([]);
-    void qc.invalidateQueries({ queryKey: storageKeys.all });
-    void qc.invalidateQueries({ queryKey: caseKeys.all });
-    void invalidateWork(qc);
-  };
-  const moveToBin = useMutation({
-    mutationFn: deleteCases,
+  // The hooks refresh storage, the cases and what shows them.
+  const moveToBin = useDeleteCases({
     onSuccess: (_d, codes) => {
       notify.success(t('moved', { count: codes.length }));
-      refresh();
+      setSelected([]);
     },
   });
-  const empty = useMutation({
-    mutationFn: emptyRecycleBin,
+  const empty = useEmptyRecycleBin({
     onSuccess: () => {
       notify.success(t('emptied'));
-      refresh();
+      setSelected([]);
     },
   });
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal, Radio, Select } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FIELD_MAX, type ManagedUser, type SaveUserBody } from '@portal/contracts';
 import { showSubmitError } from '../../../lib/formErrors';
@@ -8,8 +8,7 @@ import { notify } from '../../../lib/notify';
 import { roleLabel } from '../../../lib/roles';
 import { assignableRolesQuery } from '../api/assignableRoles';
 import { isTaken } from '../api/isTaken';
-import { userKeys } from '../api/keys';
-import { saveUser } from '../api/saveUser';
+import { useSaveUser } from '../api/useUserMutations';
 
 type FormValues = Omit<SaveUserBody, 'userCode' | 'organizationCode'>;
 
@@ -24,7 +23,6 @@ export function UserFormModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('users');
-  const qc = useQueryClient();
   const [form] = Form.useForm<FormValues>();
   const roles = useQuery({ ...assignableRolesQuery(), enabled: open });
 
@@ -44,11 +42,9 @@ export function UserFormModal({
     }
   }, [open, user, form]);
 
-  const save = useMutation({
-    mutationFn: (v: FormValues) => saveUser({ ...v, userCode: user?.userCode }),
+  const save = useSaveUser({
     onSuccess: (saved) => {
       notify.success(user ? t('saved') : t('added', { email: saved.email }));
-      void qc.invalidateQueries({ queryKey: userKeys.all });
       onClose();
     },
     // A taken account, email or phone marks its field; other refusals show as a message.
@@ -76,7 +72,12 @@ export function UserFormModal({
       onCancel={onClose}
       destroyOnHidden
     >
-      <Form<FormValues> form={form} layout="vertical" onFinish={(v) => save.mutate(v)} data-testid="user-form">
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        onFinish={(v) => save.mutate({ ...v, userCode: user?.userCode })}
+        data-testid="user-form"
+      >
         <Form.Item
           name="account"
           label={t('field.account')}

@@ -1,24 +1,26 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Dropdown, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OrgType, Permission, type ManagedUser } from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
+import { useListState, useSearchText, usePageInRange } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { roleLabel } from '../../../lib/roles';
 import { useSession } from '../../../lib/session';
 import { assignableRolesQuery } from '../api/assignableRoles';
-import { changeUsers, type UserChange } from '../api/changeUsers';
-import { userKeys } from '../api/keys';
-import { listUsersQuery, type UserQuery } from '../api/listUsers';
+import type { UserChange } from '../api/changeUsers';
+import { listUsersQuery } from '../api/listUsers';
 import { resetUserPassword } from '../api/resetUserPassword';
+import { useChangeUsers } from '../api/useUserMutations';
 import { UserFormModal } from '../components/UserFormModal';
 import { UserInfoDrawer } from '../components/UserInfoDrawer';
 import { UserStatusTag } from '../components/UserStatusTag';
+import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['users'];
@@ -26,30 +28,23 @@ export const namespaces = ['users'];
 /** Account → Users: the organization's users (every organization's for the super administrator). */
 export default function UserListPage() {
   const { t } = useTranslation('users');
-  const qc = useQueryClient();
   const can = useAccess();
   const { user: me } = useSession();
-  const [query, setQuery] = useState<UserQuery>({
-    pageNum: 1,
-    pageSize: 20,
-    sortField: 'createdAt',
-    sortOrder: 'desc',
-  });
-  const [keyword, setKeyword] = useState('');
+  const [query, setQuery] = useListState(userListCodec);
+  const [keyword, setKeyword] = useSearchText(query.keyword);
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<ManagedUser | 'new' | null>(null);
   const [viewing, setViewing] = useState<ManagedUser | null>(null);
   const [temporary, setTemporary] = useState<{ name: string; password: string } | null>(null);
   const list = useQuery(listUsersQuery(query));
+  usePageInRange(query, list, (pageNum) => setQuery((s) => ({ ...s, pageNum })));
   const roles = useQuery(assignableRolesQuery());
   const isSuper = me?.organization.type === OrgType.Inner;
 
-  const change = useMutation({
-    mutationFn: ({ change, codes }: { change: UserChange; codes: string[] }) => changeUsers(change, codes),
+  const change = useChangeUsers({
     onSuccess: (r, v) => {
       notify.success(t(`done.${v.change}`, { count: r.count }));
       setSelected([]);
-      void qc.invalidateQueries({ queryKey: userKeys.all });
     },
   });
   const reset = useMutation({
@@ -111,6 +106,7 @@ export default function UserListPage() {
       title: t('field.displayName'),
       dataIndex: 'displayName',
       sorter: true,
+      sortOrder: userColumnSort(query, 'displayName'),
       render: (v: string, u) => (
         <Typography.Link onClick={() => setViewing(u)}>
           {v}
@@ -118,7 +114,7 @@ export default function UserListPage() {
         </Typography.Link>
       ),
     },
-    { title: t('field.account'), dataIndex: 'account', sorter: true },
+    { title: t('field.account'), dataIndex: 'account', sorter: true, sortOrder: userColumnSort(query, 'account') },
     { title: t('field.email'), dataIndex: 'email' },
     { title: t('field.phone'), dataIndex: 'phone' },
     { title: t('field.role'), key: 'role', render: (_, u) => roleLabel(t, u.role.name) },
@@ -127,7 +123,13 @@ export default function UserListPage() {
       : []),
     { title: t('field.status'), dataIndex: 'status', render: (s: number) => <UserStatusTag status={s} /> },
     { title: t('field.lastSignIn'), dataIndex: 'lastSignInAt', render: (v: string | null) => formatDateTime(v) },
-    { title: t('field.createdAt'), dataIndex: 'createdAt', sorter: true, render: (v: string) => formatDateTime(v) },
+    {
+      title: t('field.createdAt'),
+      dataIndex: 'createdAt',
+      sorter: true,
+      sortOrder: userColumnSort(query, 'createdAt'),
+      render: (v: string) => formatDateTime(v),
+    },
     { title: t('actions'), key: 'actions', fixed: 'right', render: (_, u) => rowActions(u) },
   ];
 
@@ -203,7 +205,7 @@ export default function UserListPage() {
             : undefined
         }
         onRow={(u) => ({ 'data-testid': `user-row-${u.account}` }) as React.HTMLAttributes<HTMLElement>}
-        {...pagedTable<ManagedUser, UserQuery>({
+        {...pagedTable<ManagedUser, UserListState>({
           state: query,
           setState: setQuery,
           total: list.data?.total ?? 0,

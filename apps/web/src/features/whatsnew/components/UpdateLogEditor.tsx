@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Form, Input, Modal, Select, Space, Tabs } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   LANGUAGES,
@@ -12,7 +12,8 @@ import {
 } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { whatsNewKeys } from '../api/keys';
-import { getUpdateLogDetail, saveUpdateLog } from '../api/updateLog';
+import { getUpdateLogDetail } from '../api/updateLog';
+import { useSaveUpdateLog } from '../api/useUpdateLogMutations';
 
 interface FormValues {
   version: string;
@@ -25,7 +26,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** Writes or edits an entry: a version, a date and, per language, a title and Markdown (English required). */
 export function UpdateLogEditor({ id, onClose }: { id: number | null; onClose: () => void }) {
   const { t } = useTranslation('whatsnew');
-  const qc = useQueryClient();
   const [form] = Form.useForm<FormValues>();
   const [languages, setLanguages] = useState<Language[]>(['en']);
   const [active, setActive] = useState<Language>('en');
@@ -43,10 +43,8 @@ export function UpdateLogEditor({ id, onClose }: { id: number | null; onClose: (
     setLanguages(detail.data.texts.map((text) => text.language));
   }, [detail.data, form]);
 
-  const save = useMutation({
-    mutationFn: saveUpdateLog,
+  const save = useSaveUpdateLog({
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: whatsNewKeys.all });
       notify.success(t('admin.saved'));
       onClose();
     },

@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import { Button, Card, Select, Space, Table, Tabs, Tag } from 'antd';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { UpdateLogAdminPage as AdminPage, UsageWeeklyRow } from '@portal/contracts';
 import { confirmDanger } from '../../../lib/confirm';
 import { formatDate } from '../../../lib/dates';
+import { useListState, usePageInRange } from '../../../lib/listState';
 import { whatsNewKeys } from '../api/keys';
-import { deleteUpdateLog, listUpdateLogAdmin } from '../api/updateLog';
+import { listUpdateLogAdmin } from '../api/updateLog';
+import { useDeleteUpdateLogs } from '../api/useUpdateLogMutations';
 import { usageWeekly } from '../api/usage';
 import { UpdateLogEditor } from '../components/UpdateLogEditor';
+import { updateLogAdminCodec, UPDATE_LOG_ADMIN_TABS } from '../lib/updateLogAdminCodec';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['whatsnew'];
@@ -20,23 +23,24 @@ const PAGE_SIZE = 20;
 /** Account → Update log: the super administrator writes the entries, and reads the improvement programme's counts. */
 export default function UpdateLogAdminPage() {
   const { t } = useTranslation('whatsnew');
-  const [tab, setTab] = useState('entries');
+  // The tab, the page of entries and the weeks counted are in the address (back from an entry returns to its page).
+  const [state, setState] = useListState(updateLogAdminCodec);
   return (
     <Card title={t('admin.title')} data-testid="update-log-admin">
       <Tabs
-        activeKey={tab}
-        onChange={setTab}
+        activeKey={state.tab}
+        onChange={(key) => setState((s) => ({ ...s, tab: UPDATE_LOG_ADMIN_TABS.find((k) => k === key) ?? 'entries' }))}
         destroyOnHidden
         items={[
           {
             key: 'entries',
             label: <span data-testid="update-log-tab-entries">{t('admin.entries')}</span>,
-            children: <Entries />,
+            children: <Entries pageNum={state.pageNum} onPage={(pageNum) => setState((s) => ({ ...s, pageNum }))} />,
           },
           {
             key: 'usage',
             label: <span data-testid="update-log-tab-usage">{t('usage.title')}</span>,
-            children: <Usage />,
+            children: <Usage weeks={state.weeks} onWeeks={(weeks) => setState((s) => ({ ...s, weeks }))} />,
           },
         ]}
       />
@@ -44,20 +48,16 @@ export default function UpdateLogAdminPage() {
   );
 }
 
-function Entries() {
+function Entries({ pageNum, onPage }: { pageNum: number; onPage: (pageNum: number) => void }) {
   const { t } = useTranslation('whatsnew');
-  const qc = useQueryClient();
-  const [pageNum, setPageNum] = useState(1);
   const [editing, setEditing] = useState<number | null | undefined>(undefined);
   const list = useQuery({
     queryKey: whatsNewKeys.adminList(pageNum),
     queryFn: () => listUpdateLogAdmin(pageNum, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
-  const remove = useMutation({
-    mutationFn: (ids: number[]) => deleteUpdateLog(ids),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: whatsNewKeys.all }),
-  });
+  usePageInRange({ pageNum, pageSize: PAGE_SIZE }, list, onPage);
+  const remove = useDeleteUpdateLogs();
 
   return (
     <>
@@ -72,7 +72,7 @@ function Entries() {
         loading={list.isFetching}
         dataSource={list.data?.list ?? []}
         scroll={{ x: 640 }}
-        pagination={{ current: pageNum, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPageNum }}
+        pagination={{ current: pageNum, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: onPage }}
         data-testid="update-log-list"
         columns={[
           { title: t('admin.version'), dataIndex: 'version', width: 110 },
@@ -122,9 +122,8 @@ function Entries() {
   );
 }
 
-function Usage() {
+function Usage({ weeks, onWeeks }: { weeks: number; onWeeks: (weeks: number) => void }) {
   const { t } = useTranslation('whatsnew');
-  const [weeks, setWeeks] = useState(8);
   const usage = useQuery({ queryKey: whatsNewKeys.usage(weeks), queryFn: () => usageWeekly(weeks) });
   return (
     <>
@@ -132,7 +131,7 @@ function Usage() {
         <span>{t('usage.period')}</span>
         <Select
           value={weeks}
-          onChange={setWeeks}
+          onChange={onWeeks}
           aria-label={t('usage.period')}
           style={{ width: 160 }}
           options={[1, 4, 8, 12, 26, 52].map((n) => ({ value: n, label: t('usage.weeks', { count: n }) }))}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Form } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import {
   missingPrescriptionFields,
@@ -16,10 +16,9 @@ import { useSession } from '../../../../lib/session';
 import { afterDialogClosed } from '../../../../lib/afterDialog';
 import { messageOf } from '../../../../lib/errors';
 import { acceptedPartnersQuery } from '../../api/acceptedPartners';
-import { createOrder } from '../../api/createOrder';
-import { invalidateWork } from '../../api/keys';
 import { requiredFieldsQuery } from '../../api/requiredFields';
 import type { CreateOrderBody, OrderDetail, PrescriptionField, ToothItem } from '../../api/types';
+import { useCreateOrder } from '../../api/useOrderMutations';
 import { defaultOrderType } from '../../lib/orderRules';
 import { cleanTooth, teethFromCase } from '../../lib/teeth';
 import { applyProduct, withProductRules, type LabProduct } from '../../../catalogue';
@@ -56,7 +55,6 @@ export interface SendToLabOptions {
  */
 export function useSendToLab({ open, caseCodes, treatments = [], cases = [], onClose, onSent }: SendToLabOptions) {
   const { t } = useTranslation('teeth');
-  const qc = useQueryClient();
   const { user } = useSession();
   const system = normalizeToothNumbering(user?.toothNumberingSystem);
   const [form] = Form.useForm<SendFormValues>();
@@ -111,10 +109,9 @@ export function useSendToLab({ open, caseCodes, treatments = [], cases = [], onC
   const teeth = useMemo(() => items.map(cleanTooth), [items]);
   const missing = tried ? missingPrescriptionFields(labRules, { workTypes: workTypes ?? [], teeth }) : [];
 
-  const create = useMutation({
-    mutationFn: createOrder,
+  // The hook refreshes the orders, their cases and the dashboard.
+  const create = useCreateOrder({
     onSuccess: (res) => {
-      void invalidateWork(qc);
       onClose();
       onSent?.(res.list);
       // The result dialog opens once this one has left the browser history (see useBackClose).
