@@ -1,6 +1,7 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { flattenScreens, type MenuItem } from '@portal/contracts';
 import { MENU_PAGES, PUBLIC_PAGES, TOKEN_PAGES, type PageEntry } from '../config/pages';
+import { loadAntdTheme } from '../components/lazyThemed';
 import { lazyPage } from './lazyPage';
 import { noPermissionLazy, notFoundLazy } from './statusRoutes';
 import { RootShell, RootError } from './RootShell';
@@ -65,7 +66,7 @@ function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
     ...screens.map(({ item, page, path }) => ({
       id: `screen:${item.code}`,
       path,
-      lazy: lazyPage(page.load),
+      lazy: lazyPage(page.load, 'layout'),
       handle: { menuPath: highlightPath(menus, item, path), lightTheme: page.lightTheme } satisfies RouteHandle,
     })),
     // A known screen the user's menu does not grant shows the no-permission page, not 404.
@@ -85,7 +86,10 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
     ? [
         {
           id: 'layout',
-          lazy: () => import('./layouts/MainLayout').then((m) => ({ Component: m.default })),
+          lazy: () =>
+            Promise.all([import('./layouts/MainLayout'), loadAntdTheme()]).then(([m, theme]) => ({
+              Component: theme.withAntdTheme(m.default),
+            })),
           children: layoutChildren(menus),
         },
       ]
@@ -108,7 +112,7 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
         ...PUBLIC_PAGES.map((p) => ({
           id: p.path,
           path: p.path,
-          lazy: lazyPage(p.load),
+          lazy: lazyPage(p.load, p.plain ? 'none' : 'own'),
           handle: { lightTheme: p.lightTheme, guestOnly: p.guestOnly } satisfies RouteHandle,
         })),
         { id: 'not-found', path: '/404', lazy: notFoundLazy },

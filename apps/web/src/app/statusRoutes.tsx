@@ -1,11 +1,13 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyThemed } from '../components/lazyThemed';
 import { lazyPage } from './lazyPage';
 
 const load = () => import('../components/StatusPages');
-export const noPermissionLazy = lazyPage(() => load().then((m) => ({ default: m.NoPermission })));
+// Inside the signed-in layout, whose theme it shares.
+export const noPermissionLazy = lazyPage(() => load().then((m) => ({ default: m.NoPermission })), 'layout');
 export const notFoundLazy = lazyPage(() => load().then((m) => ({ default: m.NotFound })));
 
-const NotFoundComponent = lazy(() => load().then((m) => ({ default: m.NotFound })));
+const NotFoundComponent = lazyThemed<object>(() => load().then((m) => ({ default: m.NotFound })));
 export function LazyNotFound() {
   return (
     <Suspense fallback={null}>

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The page table replaced by loaders that only count: which first screens start loading at start-up.
-const loads = vi.hoisted(() => ({ login: 0, register: 0, cases: 0, dashboard: 0, layout: 0 }));
+const loads = vi.hoisted(() => ({ login: 0, register: 0, cases: 0, dashboard: 0, layout: 0, theme: 0 }));
 vi.mock('../config/pages', () => {
   const page = (key: keyof typeof loads) => () => {
     loads[key] += 1;
@@ -9,7 +9,7 @@ vi.mock('../config/pages', () => {
   };
   return {
     PUBLIC_PAGES: [
-      { path: '/login', load: page('login') },
+      { path: '/login', plain: true, load: page('login') },
       { path: '/register', load: page('register') },
     ],
     MENU_PAGES: {
@@ -18,6 +18,12 @@ vi.mock('../config/pages', () => {
     },
   };
 });
+vi.mock('../components/lazyThemed', () => ({
+  loadAntdTheme: () => {
+    loads.theme += 1;
+    return Promise.resolve({});
+  },
+}));
 vi.mock('./layouts/MainLayout', () => {
   loads.layout += 1;
   return { default: () => null };
@@ -38,6 +44,15 @@ describe('warmFirstScreen', () => {
     expect(loads).toMatchObject({ login: 1, register: 1, cases: 0, dashboard: 0 });
   });
 
+  it("leaves antd's theme out of the login page's start, and starts it for other screens", async () => {
+    warmFirstScreen('/login', false);
+    await settle();
+    expect(loads.theme).toBe(0);
+    warmFirstScreen('/register', false);
+    await settle();
+    expect(loads.theme).toBe(1);
+  });
+
   it("starts a menu screen's code and the layout only for a signed-in visitor", async () => {
     warmFirstScreen('/case-management', false);
     await settle();
@@ -46,6 +61,7 @@ describe('warmFirstScreen', () => {
     await settle();
     expect(loads.cases).toBe(1);
     expect(loads.layout).toBe(1);
+    expect(loads.theme).toBe(1);
   });
 
   it('leaves a detail address (with its own parameters) to its route', async () => {

@@ -1,3 +1,4 @@
+import { loadAntdTheme } from '../components/lazyThemed';
 import { MENU_PAGES, PUBLIC_PAGES } from '../config/pages';
 
 /**
@@ -10,10 +11,13 @@ export function warmFirstScreen(pathname: string, signedIn: boolean): void {
   const publicPage = PUBLIC_PAGES.find((p) => p.path === path);
   if (publicPage) {
     void publicPage.load().catch(() => undefined);
+    // A page drawn without antd (the login page) does not wait for antd's theme, nor pay for it.
+    if (!publicPage.plain) void loadAntdTheme().catch(() => undefined);
     return;
   }
   if (!signedIn) return;
   void import('./layouts/MainLayout').catch(() => undefined);
+  void loadAntdTheme().catch(() => undefined);
   const screen = Object.values(MENU_PAGES).find((p) => p.path === path);
   if (screen) void screen.load().catch(() => undefined);
 }

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyThemed } from './lazyThemed';
 import { registerHost } from './identity';
 
-const IdentityPrompt = lazy(() => import('./IdentityPrompt'));
+const IdentityPrompt = lazyThemed(() => import('./IdentityPrompt'));
 
 export function IdentityPromptHost() {
   const [mounted, setMounted] = useState(false);

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyThemed } from './lazyThemed';
 import { registerNotifierHost } from '../lib/notify';
 
-const NotifierBridge = lazy(() => import('./NotifierBridge'));
+const NotifierBridge = lazyThemed(() => import('./NotifierBridge'));
 
 export function NotifierHost() {
   const [mounted, setMounted] = useState(false);

@@ -1,18 +1,23 @@
-import { Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { setTheme, useTheme } from '../lib/theme';
 
+/** antd's Switch in look and behaviour, without antd: it sits on the login page, whose first load has a budget. */
 export function ThemeSwitch() {
   const { t } = useTranslation();
   const { theme } = useTheme();
+  const dark = theme === 'dark';
   return (
-    <Switch
+    <button
+      type="button"
+      role="switch"
+      className="plain-switch"
       data-testid="theme-switch"
+      aria-checked={dark}
       aria-label={t('theme.label')}
-      checked={theme === 'dark'}
-      checkedChildren={t('theme.dark')}
-      unCheckedChildren={t('theme.light')}
-      onChange={(dark) => setTheme(dark ? 'dark' : 'light')}
-    />
+      onClick={() => setTheme(dark ? 'light' : 'dark')}
+    >
+      <span className="plain-switch-handle" aria-hidden="true" />
+      {dark ? t('theme.dark') : t('theme.light')}
+    </button>
   );
 }

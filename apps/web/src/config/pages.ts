@@ -11,6 +11,8 @@ export interface PageEntry {
   load: () => Promise<PageModule>;
   /** Always rendered in the light theme (spec §2). */
   lightTheme?: boolean;
+  /** Drawn without antd, so antd's theme is not loaded for it (the login page: the first load has a size budget). */
+  plain?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface PublicPageEntry extends PageEntry {
 }
 const resetPassword = () => import('../features/auth/pages/ResetPasswordPage');
 export const PUBLIC_PAGES: PublicPageEntry[] = [
-  { path: '/login', guestOnly: true, load: () => import('../features/auth/pages/LoginPage') },
+  { path: '/login', guestOnly: true, plain: true, load: () => import('../features/auth/pages/LoginPage') },
   // The registration way page, keeping an emailed partner invitation (?invitation=) for after sign-in.
   { path: '/register', load: () => import('../features/partners/pages/RegisterWithInvitationPage') },
   { path: '/region', load: () => import('../features/register/pages/RegionPage') },

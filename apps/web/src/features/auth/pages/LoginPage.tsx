@@ -1,14 +1,17 @@
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
-// Per-component imports and no antd Form: the login page is the first load and has a size budget.
-import Alert from 'antd/es/alert';
-import Button from 'antd/es/button';
-import Checkbox from 'antd/es/checkbox';
-import Input from 'antd/es/input/Input';
-import Password from 'antd/es/input/Password';
+import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorByCode, ERRORS } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
+// No antd on this page: it is the first load and has a size budget (its dialog brings antd when it opens).
+import {
+  PlainButton,
+  PlainCheckbox,
+  PlainErrorAlert,
+  PlainInput,
+  PlainPassword,
+} from '../../../components/PlainControls';
+import { lazyThemed } from '../../../components/lazyThemed';
 import { ApiError } from '../../../lib/http';
 import { useAppConfig } from '../../../lib/appConfig';
 import { setPendingRedirect, signIn, takeSignedOutReason } from '../../../lib/session';
@@ -18,7 +21,7 @@ import { captchaImageUrl, captchaInit } from '../api/captchaInit';
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['systemCheck'];
 
-const ActivationDialog = lazy(() => import('../components/ActivationDialog'));
+const ActivationDialog = lazyThemed(() => import('../components/ActivationDialog'));
 
 interface Values {
   account: string;
@@ -120,24 +123,28 @@ export default function LoginPage() {
   return (
     <PublicPage title={t('login.title')}>
       <form onSubmit={onSubmit} noValidate>
-        {error ? <Alert type="error" showIcon title={error} className="form-alert" data-testid="login-error" /> : null}
+        {error ? (
+          <div className="form-alert">
+            <PlainErrorAlert data-testid="login-error">{error}</PlainErrorAlert>
+          </div>
+        ) : null}
         <Field id="login-account" label={t('login.account')} error={fieldErrors.account}>
-          <Input
+          <PlainInput
             id="login-account"
             autoComplete="username"
             data-testid="login-account"
             placeholder={t('login.accountPlaceholder')}
-            status={fieldErrors.account ? 'error' : undefined}
+            invalid={Boolean(fieldErrors.account)}
             value={values.account}
             onChange={(e) => set('account', e.target.value)}
           />
         </Field>
         <Field id="login-password" label={t('login.password')} error={fieldErrors.password}>
-          <Password
+          <PlainPassword
             id="login-password"
             autoComplete="current-password"
             data-testid="login-password"
-            status={fieldErrors.password ? 'error' : undefined}
+            invalid={Boolean(fieldErrors.password)}
             value={values.password}
             onChange={(e) => set('password', e.target.value)}
           />
@@ -145,12 +152,12 @@ export default function LoginPage() {
         {captchaId ? (
           <Field id="login-captcha" label={t('login.captcha')} error={fieldErrors.captchaCode}>
             <div className="captcha-row">
-              <Input
+              <PlainInput
                 id="login-captcha"
                 data-testid="login-captcha"
                 autoComplete="off"
                 maxLength={16}
-                status={fieldErrors.captchaCode ? 'error' : undefined}
+                invalid={Boolean(fieldErrors.captchaCode)}
                 value={values.captchaCode}
                 onChange={(e) => set('captchaCode', e.target.value)}
               />
@@ -173,17 +180,17 @@ export default function LoginPage() {
           </Field>
         ) : null}
         <div className="field">
-          <Checkbox
+          <PlainCheckbox
             data-testid="login-save"
             checked={values.saveLogin}
             onChange={(e) => set('saveLogin', e.target.checked)}
           >
             {t('login.saveLogin')}
-          </Checkbox>
+          </PlainCheckbox>
         </div>
-        <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+        <PlainButton type="submit" primary block loading={busy} data-testid="login-submit">
           {t('login.submit')}
-        </Button>
+        </PlainButton>
       </form>
       <div className="public-links">
         <Link to="/register" data-testid="login-register">
@@ -204,7 +211,13 @@ export default function LoginPage() {
       {findSite ? (
         <div className="find-site" data-testid="login-find-site">
           <p>{t('findSite.offer')}</p>
-          <Input type="email" placeholder={t('findSite.email')} disabled data-testid="login-find-site-email" />
+          <PlainInput
+            type="email"
+            aria-label={t('findSite.email')}
+            placeholder={t('findSite.email')}
+            disabled
+            data-testid="login-find-site-email"
+          />
           <p className="hint">{t('findSite.unavailable')}</p>
           {cfg.supportUrl ? (
             <a href={cfg.supportUrl} target="_blank" rel="noreferrer">

@@ -16,7 +16,7 @@ export default function SharedReport({ view, report }: { view: ShareView; report
         view={view}
         extra={
           <a
-            className="share-button share-button-primary"
+            className="plain-button plain-button-primary"
             href={serverLink(report.pdfUrl)}
             data-testid="share-report-pdf"
           >

@@ -118,7 +118,7 @@ export default function SharedResource({ view }: { view: ShareView }) {
                   {f.name} <span className="muted">({sizeText(f.size)})</span>
                 </span>
                 <a
-                  className="share-button share-button-small"
+                  className="plain-button plain-button-small"
                   href={`${serverLink(f.url)}&download=1`}
                   aria-label={t('visit.downloadFile', { name: f.name })}
                 >

@@ -2,6 +2,7 @@ import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from 
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@portal/contracts';
 import { LangSwitch } from '../../../components/LangSwitch';
+import { PlainButton, PlainInput } from '../../../components/PlainControls';
 import { appConfigStore } from '../../../lib/appConfig';
 import { ApiError } from '../../../lib/http';
 import { rememberShareSign } from '../../../lib/prefs';
@@ -68,20 +69,18 @@ function PasswordForm({
       <p>{t('visit.passwordIntro', { organization: organizationName })}</p>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <label htmlFor={`${id}-password`}>{t('visit.password')}</label>
-        <input
+        <PlainInput
           id={`${id}-password`}
-          className={error ? 'share-input share-input-error' : 'share-input'}
+          invalid={error !== null}
           type="password"
           autoComplete="off"
           // The visitor came for this one field.
-          // eslint-disable-next-line jsx-a11y/no-autofocus
           autoFocus
           value={password}
           onChange={(e) => {
             setPassword(e.target.value);
             setError(null);
           }}
-          aria-invalid={error !== null}
           aria-describedby={error ? `${id}-error` : undefined}
           data-testid="share-visit-password"
         />
@@ -90,15 +89,9 @@ function PasswordForm({
             {error}
           </p>
         ) : null}
-        <button
-          type="submit"
-          className="share-button share-button-primary"
-          disabled={busy}
-          data-testid="share-visit-unlock"
-        >
-          {busy ? <span className="share-spinner share-spinner-small" aria-hidden="true" /> : null}
+        <PlainButton type="submit" primary loading={busy} data-testid="share-visit-unlock">
           {t('visit.open')}
-        </button>
+        </PlainButton>
       </form>
     </section>
   );
@@ -165,7 +158,7 @@ export function VisitPage({ code }: { code: string }) {
           testId="share-failed"
           title={t('visit.failed')}
           action={
-            <button type="button" className="share-button" onClick={reopen}>
+            <button type="button" className="plain-button" onClick={reopen}>
               {t('visit.retry')}
             </button>
           }

@@ -5,7 +5,7 @@ export function Waiting({ testId, text }: { testId: string; text?: string }) {
   const { t } = useTranslation('shares');
   return (
     <div className="share-waiting" data-testid={testId} role="status">
-      <span className="share-spinner" aria-label={t('visit.loading')} />
+      <span className="plain-spinner" aria-label={t('visit.loading')} />
       {text ? <p>{text}</p> : null}
     </div>
   );
