@@ -42,10 +42,10 @@ export class SessionCache {
    */
   observeWrites(db: Db): Db {
     const touches = (sql: string) => AUTH_WRITE.test(sql);
-    const query: Db['query'] = async (sql, params) => {
-      const rows = await db.query(sql, params);
+    const query = async <T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> => {
+      const rows = await db.query<T>(sql, params);
       if (touches(sql)) this.clear();
-      return rows as never;
+      return rows;
     };
     return {
       ...db,

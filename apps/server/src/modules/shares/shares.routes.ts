@@ -34,8 +34,12 @@ export const SHARE_LIMITS = {
 
 /** Create and list need the right to see the resource: a case's, an order's or a report's. */
 const VIEW_PERMISSIONS: Record<string, string> = { order: 'order:view', report: 'report:view' };
-const viewPermission = (request: FastifyRequest) =>
-  VIEW_PERMISSIONS[(request.body as { resourceType?: string } | undefined)?.resourceType ?? ''] ?? 'case:view';
+/** Shared by routes with different bodies: one without a resource type asks for a case's right. */
+const viewPermission = ({ body }: FastifyRequest) => {
+  const type = typeof body === 'object' && body !== null && 'resourceType' in body ? body.resourceType : undefined;
+  // Own keys only: a type such as "constructor" must not find Object's prototype.
+  return typeof type === 'string' && Object.hasOwn(VIEW_PERMISSIONS, type) ? VIEW_PERMISSIONS[type]! : 'case:view';
+};
 const visitor = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] });
 
 const FileParams = z.object({ code: z.string().min(1).max(64), fileCode: z.string().min(1).max(64) });
