@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateArch, generateBite, toBinaryStl, toPly } from '@portal/mesh';
 import type { Db } from './platform/db.js';
+import { casesRepository } from './modules/cases/cases.repository.js';
 import { DentistsService } from './modules/dentists/dentists.service.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { ScannerClient } from './scanner/client.js';
@@ -86,8 +87,9 @@ export async function seedDemoScans(
       treatments: p.treatments,
     });
     // The clinic's dentists: each demo case is one of theirs, as a scanner's case is once the clinic files it.
-    const dentistId = await dentists.save(await org('clinic'), { name: p.dentist });
-    await db.query('UPDATE cases SET dentist_id = $1 WHERE code = $2', [dentistId, caseCode]);
+    const clinic = await org('clinic');
+    const dentistId = await dentists.save(clinic, { name: p.dentist });
+    await casesRepository.setDentist(db, clinic, caseCode, dentistId);
     mkdirSync(join(dir, caseCode), { recursive: true });
     for (const [name, bytes, jaw] of files) {
       const path = join(dir, caseCode, name);

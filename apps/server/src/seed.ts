@@ -4,6 +4,7 @@ import { hashPassword, newCode } from './platform/crypto.js';
 import { usersRepository } from './modules/users/users.repository.js';
 import { organizationsRepository } from './modules/organizations/organizations.repository.js';
 import { agreementsRepository } from './modules/agreements/agreements.repository.js';
+import { partnersRepository } from './modules/partners/partners.repository.js';
 
 /** The demo accounts' addresses: their mail is readable in the demo mailbox by anyone trying the portal. */
 export const demoEmail = (account: string) => `${account}@demo.dental-portal.test`;
@@ -119,15 +120,33 @@ async function seedDemoPartnership(db: Db, clinicUserId: number, labUserId: numb
         (await tx.query<{ id: string }>('SELECT organization_id AS id FROM users WHERE id = $1', [userId]))[0]!.id,
       );
     const [clinic, lab] = [await orgOf(clinicUserId), await orgOf(labUserId)];
-    const [p] = await tx.query<{ id: string }>(
-      'INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id) VALUES ($1, $2, $3, $4, $2) RETURNING id',
-      [newCode('p'), clinic, lab, PartnerStatus.Accepted],
-    );
+    const partnership = await partnersRepository.insert(tx, {
+      code: newCode('p'),
+      clinicOrgId: clinic,
+      labOrgId: lab,
+      status: PartnerStatus.Accepted,
+      initiatorOrgId: clinic,
+      invitedEmail: null,
+    });
     // The history the screens show: the clinic applied, the laboratory accepted.
-    await tx.query(
-      `INSERT INTO partnership_events (partnership_id, action, from_status, to_status, actor_user_id, actor_organization_id)
-       VALUES ($1, 'apply', NULL, $2, $3, $4), ($1, 'accept', $2, $5, $6, $7)`,
-      [p!.id, PartnerStatus.Applying, clinicUserId, clinic, PartnerStatus.Accepted, labUserId, lab],
-    );
+    const partnershipId = Number(partnership.id);
+    await partnersRepository.event(tx, {
+      partnershipId,
+      action: 'apply',
+      from: null,
+      to: PartnerStatus.Applying,
+      reason: null,
+      userId: clinicUserId,
+      orgId: clinic,
+    });
+    await partnersRepository.event(tx, {
+      partnershipId,
+      action: 'accept',
+      from: PartnerStatus.Applying,
+      to: PartnerStatus.Accepted,
+      reason: null,
+      userId: labUserId,
+      orgId: lab,
+    });
   });
 }

@@ -175,6 +175,16 @@ export const casesRepository = {
     return rows.length > 0;
   },
 
+  /** Files a case under one of the organization's dentists (the demo's scanner cases, as a clinic would file them). */
+  async setDentist(db: Queryable, orgId: number, code: string, dentistId: number) {
+    await db.query(
+      `UPDATE cases
+          SET dentist_id = $3, updated_at = now()
+        WHERE organization_id = $1 AND code = $2`,
+      [orgId, code, dentistId],
+    );
+  },
+
   /** Locks one case's row, so the status derived from its orders is written by one transaction at a time. */
   async lock(db: Queryable, caseId: number) {
     await db.query('SELECT id FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
