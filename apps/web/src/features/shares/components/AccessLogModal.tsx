@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { shareAccessLog, type ShareAccessEntry } from '../api/shares';
 import { shareKeys } from '../api/keys';
 import { formatDateTime } from '../../../lib/dates';
+import { usePageInRange } from '../../../lib/listState';
 
 const PAGE_SIZE = 10;
 
@@ -17,6 +18,8 @@ export function AccessLogModal({ shareCode, onClose }: { shareCode: string | nul
     queryFn: () => shareAccessLog(shareCode!, page, PAGE_SIZE),
     enabled: shareCode !== null,
   });
+  // The log goes with its share (deleted elsewhere meanwhile): a page past the end moves to the last one.
+  usePageInRange({ pageNum: page, pageSize: PAGE_SIZE }, log, setPage);
   return (
     <Modal
       open={shareCode !== null}
