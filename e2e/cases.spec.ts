@@ -193,6 +193,7 @@ describe('cases from scanner to screen', () => {
 
     await page.goto('/case-management');
     await page.getByTestId('case-search').fill('Otto Export');
+    await expect.poll(() => page.locator('[data-testid^="case-row-"]').count()).toBe(2);
     for (const code of [a, b]) await page.getByTestId(`case-row-${code}`).locator('input[type="checkbox"]').check();
     await page.getByTestId('case-batch-export').click();
     await page.getByTestId('export-dialog').waitFor();
@@ -227,6 +228,9 @@ describe('cases from scanner to screen', () => {
 
     await page.goto('/case-management');
     await page.getByTestId('case-search').fill('Otto Export');
+    // The row is picked on the searched list, not on the one the search is about to replace.
+    await expect.poll(() => new URL(page.url()).searchParams.get('keyword')).toBe('Otto Export');
+    await expect.poll(() => page.locator('[data-testid^="case-row-"]').count()).toBe(2);
     await page.getByTestId(`case-row-${a}`).locator('input[type="checkbox"]').check();
     await page.getByTestId('case-batch-delete').click();
     await page.getByTestId('case-delete-confirm').click();
