@@ -31,7 +31,8 @@ function parseInfo(raw: string | string[] | undefined): {
 } {
   if (typeof raw !== 'string' || raw.length > 4096) return {};
   try {
-    const parsed = JSON.parse(decodeURIComponent(raw)) as unknown;
+    // Browsers send it encoded, other clients as plain JSON.
+    const parsed = JSON.parse(raw.includes('%') ? decodeURIComponent(raw) : raw) as unknown;
     return typeof parsed === 'object' && parsed !== null ? parsed : {};
   } catch {
     return {};

@@ -1,7 +1,7 @@
 import { normalizeLanguage, normalizeToothNumbering, type UserInfo } from '@portal/contracts';
 import type { UserWithOrgRow } from './users.repository.js';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** The user as the web app sees it (`user/info`). */
 export function toUserInfo(u: UserWithOrgRow): UserInfo {
