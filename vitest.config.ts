@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,6 +7,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // At least two workers: on a two-core machine Vitest's default (cores - 1) runs files one at a time, while the
+    // suites wait on the database and timers as much as they compute (CI there: integration 366 s → 227 s on PGlite,
+    // 174 s → 110 s on PostgreSQL, unit 96 s → 63 s). The end-to-end project stays one file at a time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
