@@ -79,6 +79,16 @@ describe('cases', () => {
       const page1 = await h2.call('case/list', { token: t, body: { pageNum: 1, pageSize: 3 } });
       expect(page1.data.total).toBe(7);
       expect(page1.data.list.map((c: { name: string }) => c.name)).toEqual(['Case 6', 'Case 5', 'Case 4']);
+      // Times in the API's format (written by the database for lists), the same on the list and the detail.
+      const first = page1.data.list[0] as { caseCode: string; scanDate: string; createdAt: string; deletedAt: null };
+      expect(first.scanDate).toBe('2026-11-07T10:00:00.000Z');
+      expect(first.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(first.deletedAt).toBeNull();
+      const detail = await h2.call('case/detail', { token: t, body: { caseCode: first.caseCode } });
+      expect([detail.data.scanDate, detail.data.createdAt]).toEqual([first.scanDate, first.createdAt]);
+      // A page past the end is empty and still tells the total; so does a filter nothing matches.
+      const past = await h2.call('case/list', { token: t, body: { pageNum: 4, pageSize: 3 } });
+      expect([past.data.total, past.data.list]).toEqual([7, []]);
       const asc = await h2.call('case/list', { token: t, body: { sortOrder: 'asc', pageSize: 2 } });
       expect(asc.data.list.map((c: { name: string }) => c.name)).toEqual(['Case 0', 'Case 1']);
       const byName = await h2.call('case/list', {

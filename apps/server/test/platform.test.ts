@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoText, sqlIsoTime } from '../src/platform/db.js';
 import { testDbKind } from './db-url.js';
 import { createHarness, type Harness } from './harness.js';
 
@@ -30,6 +31,32 @@ describe('platform', () => {
       expect(settings.map(([row]) => row!.mode)).toEqual(Array(5).fill('force_generic_plan'));
     },
   );
+
+  it('writes instants in SQL exactly as the driver and toISOString would, whatever the session time zone', async () => {
+    const instants = [
+      '2026-03-29 01:59:59.999999+00', // a cut, not a rounding, of the microseconds
+      '2026-11-24 21:47:45.1236+00',
+      '1999-12-31 23:00:00-05', // across a year, from another zone
+      '2024-02-29 00:00:00.5+00',
+    ];
+    const rows = await h.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL TimeZone = 'Pacific/Chatham'`);
+      return tx.query<{ driver: Date; text: string; none: string | null }>(
+        `SELECT t AS driver, ${sqlIsoTime('t')} AS text, ${sqlIsoTime('NULL::timestamptz')} AS none
+           FROM unnest($1::timestamptz[]) t`,
+        [instants],
+      );
+    });
+    expect(rows.map((r) => r.text)).toEqual(rows.map((r) => r.driver.toISOString()));
+    expect(rows.map((r) => r.text)).toEqual([
+      '2026-03-29T01:59:59.999Z',
+      '2026-11-24T21:47:45.123Z',
+      '2000-01-01T04:00:00.000Z',
+      '2024-02-29T00:00:00.500Z',
+    ]);
+    expect(rows.every((r) => r.none === null)).toBe(true);
+    expect(rows.map((r) => isoText(r.text))).toEqual(rows.map((r) => isoText(r.driver)));
+  });
 
   it('refuses a query that escapes its transaction, at once, and keeps the database usable', async () => {
     // On the single-connection PGlite such a query used to wait forever for the transaction waiting for it.

@@ -68,6 +68,16 @@ export function pgliteDb(client: PGlite): Db {
 }
 
 /**
+ * An instant as SQL text in the API's format, JavaScript's `toISOString()` ('2026-11-24T21:47:45.123Z', the
+ * milliseconds cut as the driver's Date cuts them). Lists ask for their times this way: PostgreSQL writes them
+ * in C, where the driver would parse each into a Date and the server format it again (a tenth of a list's CPU).
+ */
+export const sqlIsoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** An instant the driver gave as a Date, or a list gave as `sqlIsoTime` text, in the API's format. */
+export const isoText = (t: Date | string) => (typeof t === 'string' ? t : t.toISOString());
+
+/**
  * Single data statements run as named prepared statements, so PostgreSQL parses and plans each
  * repository query once per connection. The SQL is static text, so the set of names stays small.
  */

@@ -1,5 +1,5 @@
 import type { CaseListQuery, CaseStatus, Treatment } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { sqlIsoTime, type Queryable } from '../../platform/db.js';
 
 export interface CaseRow {
   id: number;
@@ -9,7 +9,8 @@ export interface CaseRow {
   patient_name: string;
   patient_id: string | null;
   birth_date: string | null;
-  scan_date: Date | null;
+  /** Times as ISO text (`sqlIsoTime`). */
+  scan_date: string | null;
   dentist_id: number | null;
   dentist_name: string | null;
   treatments: Treatment[];
@@ -18,8 +19,8 @@ export interface CaseRow {
   device_serial: string | null;
   file_count: number;
   size: string;
-  created_at: Date;
-  deleted_at: Date | null;
+  created_at: string;
+  deleted_at: string | null;
 }
 
 const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
@@ -31,8 +32,9 @@ const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
 };
 
 const COLUMNS = `c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
-       c.scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status, dv.serial_number AS device_serial,
-       c.created_at, c.deleted_at, c.file_count, c.file_bytes AS size`;
+       ${sqlIsoTime('c.scan_date')} AS scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status,
+       dv.serial_number AS device_serial, ${sqlIsoTime('c.created_at')} AS created_at, ${sqlIsoTime('c.deleted_at')} AS deleted_at,
+       c.file_count, c.file_bytes AS size`;
 const JOINS = `LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
 const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 
@@ -82,16 +84,19 @@ export const casesRepository = {
       return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
     }
 
-    // The page and the total are independent: asked for together. The list index gives the default order, so the
-    // joins stop after the page's rows; the total is an index-only count.
-    const [[counted], rows] = await Promise.all([
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}`, params),
-      db.query<CaseRow>(`${SELECT} WHERE ${whereSql} ORDER BY ${sortKey} ${dir}, c.id ${dir} ${limit}`, [
-        ...params,
-        ...paging,
-      ]),
-    ]);
-    return { total: counted!.total, rows };
+    // One statement, one round trip: the total is an index-only count; the list index gives the default order, so
+    // the page's joins stop after its rows. An empty page still brings the total (a row of nulls beside it).
+    const rows = await db.query<CaseRow & { total: number; id: number | null }>(
+      `SELECT t.total, p.*
+         FROM (SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}) t
+         LEFT JOIN LATERAL (
+           ${SELECT}
+            WHERE ${whereSql}
+            ORDER BY ${sortKey} ${dir}, c.id ${dir}
+            ${limit}) p ON true`,
+      [...params, ...paging],
+    );
+    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
   },
 
   async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {

@@ -16,24 +16,30 @@ import { FilesService, type FileRow } from '../files/files.service.js';
 
 const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
-export function toSummary(r: CaseRow): CaseSummary {
+/** A case as the API shows it; `today` is the day ages are counted on (one clock read for a whole list). */
+export function toSummary(r: CaseRow, today = new Date()): CaseSummary {
   return {
     caseCode: r.code,
     name: r.name,
     patientName: r.patient_name,
     patientId: r.patient_id,
     birthDate: r.birth_date,
-    age: ageInYears(r.birth_date),
-    scanDate: iso(r.scan_date),
+    age: ageInYears(r.birth_date, today),
+    scanDate: r.scan_date,
     dentist: r.dentist_id ? { id: Number(r.dentist_id), name: r.dentist_name ?? '' } : null,
     treatments: r.treatments,
     status: r.status,
     fileCount: Number(r.file_count),
     size: Number(r.size),
     deviceSerial: r.device_serial,
-    createdAt: iso(r.created_at)!,
-    deletedAt: iso(r.deleted_at),
+    createdAt: r.created_at,
+    deletedAt: r.deleted_at,
   };
+}
+
+function summaries({ total, rows }: { total: number; rows: CaseRow[] }) {
+  const today = new Date();
+  return { total, list: rows.map((r) => toSummary(r, today)) };
 }
 
 export function toCaseFile(f: FileRow): CaseFile {
@@ -99,13 +105,13 @@ export class CasesService {
   ) {}
 
   list(orgId: number, q: CaseListQuery) {
-    return casesRepository.list(this.db, orgId, q).then(({ total, rows }) => ({ total, list: rows.map(toSummary) }));
+    return casesRepository.list(this.db, orgId, q).then(summaries);
   }
 
   recycleBin(orgId: number, pageNum: number, pageSize: number) {
     return casesRepository
       .list(this.db, orgId, { pageNum, pageSize, sortField: 'createdAt', sortOrder: 'desc', deleted: true })
-      .then(({ total, rows }) => ({ total, list: rows.map(toSummary) }));
+      .then(summaries);
   }
 
   async detail(orgId: number, code: string): Promise<CaseDetail> {

@@ -1,5 +1,5 @@
 import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { sqlIsoTime, type Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
 
@@ -24,8 +24,9 @@ export interface OrderRow {
   remake_of: number | null;
   remake_reason: RemakeReason | null;
   remake_note: string | null;
-  created_at: Date;
-  updated_at: Date;
+  /** A Date, or ISO text in list rows (`sqlIsoTime`). */
+  created_at: Date | string;
+  updated_at: Date | string;
   case_code: string;
   case_name: string;
   patient_name: string;
@@ -57,7 +58,8 @@ const SELECT = `SELECT o.*, to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS 
 export const scopeColumn = (side: Side) => (side === 'clinic' ? 'o.clinic_organization_id' : 'o.lab_organization_id');
 
 /** The columns a list row needs (no prescription or memo), joined after the page is cut. */
-const SUMMARY = `o.id, o.code, o.order_type, o.status, o.processing, o.work_types, o.share_patient_name, o.tracking_number, o.created_at, o.updated_at,
+const SUMMARY = `o.id, o.code, o.order_type, o.status, o.processing, o.work_types, o.share_patient_name, o.tracking_number,
+       ${sqlIsoTime('o.created_at')} AS created_at, ${sqlIsoTime('o.updated_at')} AS updated_at,
        to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
        to_char(o.estimated_delivery_date, 'YYYY-MM-DD') AS estimated_delivery_date, c.code AS case_code, c.name AS case_name, c.patient_name,
        co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name, lp.code AS product_code, lp.name AS product_name`;

@@ -21,7 +21,7 @@ import {
   type ToothItem,
 } from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
-import type { Db, Queryable } from '../../platform/db.js';
+import { isoText, type Db, type Queryable } from '../../platform/db.js';
 import { AppError, fail, invalidField } from '../../platform/errors.js';
 import { newCode, newId } from '../../platform/crypto.js';
 import { t } from '../../platform/i18n.js';
@@ -54,8 +54,8 @@ export function toSummary(r: OrderRow, side: Side): OrderSummary {
     trackingNumber: r.tracking_number,
     estimatedDeliveryDate: r.estimated_delivery_date,
     product: r.product_code ? { productCode: r.product_code, name: r.product_name ?? '' } : null,
-    createdAt: new Date(r.created_at).toISOString(),
-    updatedAt: new Date(r.updated_at).toISOString(),
+    createdAt: isoText(r.created_at),
+    updatedAt: isoText(r.updated_at),
   };
 }
 
