@@ -368,6 +368,38 @@ export async function measuredLoad({ db, dbName, serverPid }, fn, opts) {
   return { ...r, cpu: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / r.count])), others, cores };
 }
 
+/**
+ * The bare proxy baseline (bench/bare-list-server.mjs) for one statement: `list(values)` asks it for the rows. It runs
+ * beside the portal, which stays started: only one of them is under load at a time.
+ */
+export async function startBareList({ start, waitFor, freePort }, { databaseUrl, sql }) {
+  const port = await freePort();
+  const child = start(['bench/bare-list-server.mjs'], {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    BARE_SQL: sql,
+    BARE_SESSION: SERVER_SESSION,
+  });
+  await waitFor(`http://127.0.0.1:${port}/ready`, child);
+  const post = keepAlivePoster(`http://127.0.0.1:${port}`, 32);
+  return { child, list: (values) => post('list', { values }), close: () => post.close() };
+}
+
+/**
+ * A list's goals, held against the same statements sent directly in the same run (absolute times do not survive a
+ * change of machine): throughput ≥ 0.7× direct, p95 ≤ 1.5× direct, and under 0.3 ms of server CPU per request.
+ */
+export function listVerdict(api, direct, bare) {
+  const throughput = api.rps / direct.rps;
+  const p95 = api.p95 / direct.p95;
+  const server = api.cpu.server ?? 0;
+  const met = throughput >= 0.7 && p95 <= 1.5 && server < 0.3;
+  const ceiling = bare
+    ? `; bare proxy ${(bare.rps / direct.rps).toFixed(2)}× direct, p95 ${(bare.p95 / direct.p95).toFixed(2)}×; portal ${(api.rps / bare.rps).toFixed(2)}× bare proxy`
+    : '';
+  return `${met ? 'met' : 'MISSED'}: throughput ${throughput.toFixed(2)}× direct (goal ≥ 0.7), p95 ${p95.toFixed(2)}× (goal ≤ 1.5), server CPU ${server.toFixed(2)} ms (goal < 0.3)${ceiling}`;
+}
+
 const fmtCpu = (r) =>
   `CPU/request: ${Object.entries(r.cpu)
     .filter(([, v]) => v > 0.005)
