@@ -68,6 +68,22 @@ export function pgliteDb(client: PGlite): Db {
 }
 
 /**
+ * A page and its total in one statement: one round trip, one snapshot. `counted` is the `FROM … WHERE` the total
+ * counts; `page` is the page's whole SELECT, which must select a non-null `id`. A page past the end still tells the
+ * total, beside a row of nulls that `pageOf` drops (`count(*) OVER ()` would have said 0 there, and a pager sent
+ * back from an emptied last page would have found nothing to go back to).
+ */
+export const sqlPageAndTotal = (counted: string, page: string) =>
+  `SELECT t.total, p.*
+     FROM (SELECT count(*)::int AS total ${counted}) t
+     LEFT JOIN LATERAL (${page}) p ON true`;
+
+/** The rows of a `sqlPageAndTotal` statement: the total and the page's rows. */
+export function pageOf<T extends { id: unknown }>(rows: (T & { total: number })[]): { total: number; rows: T[] } {
+  return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+}
+
+/**
  * An instant as SQL text in the API's format, JavaScript's `toISOString()` ('2026-11-24T21:47:45.123Z', the
  * milliseconds cut as the driver's Date cuts them). Lists ask for their times this way: PostgreSQL writes them
  * in C, where the driver would parse each into a Date and the server format it again (a tenth of a list's CPU).

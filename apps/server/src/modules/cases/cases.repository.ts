@@ -1,5 +1,5 @@
 import type { CaseListQuery, CaseStatus, Treatment } from '@portal/contracts';
-import { sqlIsoTime, type Queryable } from '../../platform/db.js';
+import { pageOf, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface CaseRow {
   id: number;
@@ -70,33 +70,31 @@ export const casesRepository = {
       const [a, b] = [`$${params.length - 1}`, `$${params.length}`];
       const prefix = (column: string) => `lower(${column}) COLLATE "C" >= ${a} AND lower(${column}) COLLATE "C" < ${b}`;
       const pageLimit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-      const rows = await db.query<CaseRow & { total: number; id: number | null }>(
+      const rows = await db.query<CaseRow & { total: number }>(
         `WITH hits AS MATERIALIZED (
             SELECT c.id, ${sortKey} AS sort_key FROM cases c WHERE ${whereSql} AND ${prefix('c.patient_name')}
             UNION
             SELECT c.id, ${sortKey} FROM cases c WHERE ${whereSql} AND ${prefix('c.patient_id')})
-         SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM hits) t LEFT JOIN LATERAL (
-           SELECT ${COLUMNS} FROM (SELECT id, sort_key FROM hits ORDER BY sort_key ${dir}, id ${dir} ${pageLimit}) h
-             JOIN cases c ON c.id = h.id ${JOINS}
-            ORDER BY h.sort_key ${dir}, h.id ${dir}) p ON true`,
+         ${sqlPageAndTotal(
+           'FROM hits',
+           `SELECT ${COLUMNS} FROM (SELECT id, sort_key FROM hits ORDER BY sort_key ${dir}, id ${dir} ${pageLimit}) h
+              JOIN cases c ON c.id = h.id ${JOINS}
+             ORDER BY h.sort_key ${dir}, h.id ${dir}`,
+         )}`,
         [...params, ...paging],
       );
-      return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+      return pageOf(rows);
     }
 
-    // One statement, one round trip: the total is an index-only count; the list index gives the default order, so
-    // the page's joins stop after its rows. An empty page still brings the total (a row of nulls beside it).
-    const rows = await db.query<CaseRow & { total: number; id: number | null }>(
-      `SELECT t.total, p.*
-         FROM (SELECT count(*)::int AS total FROM cases c WHERE ${whereSql}) t
-         LEFT JOIN LATERAL (
-           ${SELECT}
-            WHERE ${whereSql}
-            ORDER BY ${sortKey} ${dir}, c.id ${dir}
-            ${limit}) p ON true`,
+    // The total is an index-only count; the list index gives the default order, so the page's joins stop after its rows.
+    const rows = await db.query<CaseRow & { total: number }>(
+      sqlPageAndTotal(
+        `FROM cases c WHERE ${whereSql}`,
+        `${SELECT} WHERE ${whereSql} ORDER BY ${sortKey} ${dir}, c.id ${dir} ${limit}`,
+      ),
       [...params, ...paging],
     );
-    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+    return pageOf(rows);
   },
 
   async find(db: Queryable, orgId: number, code: string, opts: { deleted?: boolean } = {}) {

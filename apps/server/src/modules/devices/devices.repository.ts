@@ -1,5 +1,5 @@
 import { OrgType, type DEVICE_STATUSES } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
@@ -46,20 +46,17 @@ const KEYWORD = `($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name 
 export const devicesRepository = {
   /** A page of the scanners the organization sees, by serial number, and how many there are in all. */
   async list(db: Queryable, org: { id: number; type: number }, keyword: string | null, limit: number, offset: number) {
-    const rows = await db.query<DeviceRow>(
-      `${SELECT}
-        WHERE ${scope(org.type)} AND ${KEYWORD}
-        ORDER BY d.serial_number
-        LIMIT $3 OFFSET $4`,
+    const rows = await db.query<DeviceRow & { total: number }>(
+      sqlPageAndTotal(
+        `FROM devices d WHERE ${scope(org.type)} AND ${KEYWORD}`,
+        `${SELECT}
+          WHERE ${scope(org.type)} AND ${KEYWORD}
+          ORDER BY d.serial_number
+          LIMIT $3 OFFSET $4`,
+      ),
       [org.id, keyword, limit, offset],
     );
-    const [{ total }] = (await db.query<{ total: number }>(
-      `SELECT count(*)::int AS total
-         FROM devices d
-        WHERE ${scope(org.type)} AND ${KEYWORD}`,
-      [org.id, keyword],
-    )) as [{ total: number }];
-    return { total, rows };
+    return pageOf(rows);
   },
   async findById(db: Queryable, id: number) {
     const [row] = await db.query<DeviceRow>(`${SELECT} WHERE d.id = $1`, [id]);

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 interface MailRow {
   id: number;
@@ -7,12 +7,11 @@ interface MailRow {
   body_text: string;
   status: string;
   created_at: Date;
-  total: string;
 }
 
-function toPage(rows: MailRow[]) {
+function toPage({ total, rows }: { total: number; rows: MailRow[] }) {
   return {
-    total: rows.length ? Number(rows[0]!.total) : 0,
+    total,
     list: rows.map((r) => ({
       id: Number(r.id),
       to: r.to_address,
@@ -24,40 +23,38 @@ function toPage(rows: MailRow[]) {
   };
 }
 
-const COLUMNS = `id, to_address, subject, body_text, status, created_at, count(*) OVER () AS total`;
+const COLUMNS = `id, to_address, subject, body_text, status, created_at`;
 
 export const mailRepository = {
   /** The whole outbox, newest first (the super administrator's view). */
   async page(db: Queryable, limit: number, offset: number) {
-    const rows = await db.query<MailRow>(
-      `SELECT ${COLUMNS}
-         FROM mail_outbox
-        ORDER BY created_at DESC, id DESC
-        LIMIT $1 OFFSET $2`,
+    const rows = await db.query<MailRow & { total: number }>(
+      sqlPageAndTotal(
+        'FROM mail_outbox',
+        `SELECT ${COLUMNS}
+           FROM mail_outbox
+          ORDER BY created_at DESC, id DESC
+          LIMIT $1 OFFSET $2`,
+      ),
       [limit, offset],
     );
-    return toPage(rows);
+    return toPage(pageOf(rows));
   },
 
   /** Mail sent to one address, newest first; only the given mails of it when `onlyIds` is set. */
   async toAddress(db: Queryable, address: string, limit: number, onlyIds?: number[]) {
-    const rows = onlyIds
-      ? await db.query<MailRow>(
-          `SELECT ${COLUMNS}
-             FROM mail_outbox
-            WHERE lower(to_address) = lower($1) AND id = ANY ($3::bigint[])
-            ORDER BY created_at DESC, id DESC
-            LIMIT $2`,
-          [address, limit, onlyIds],
-        )
-      : await db.query<MailRow>(
-          `SELECT ${COLUMNS}
-             FROM mail_outbox
-            WHERE lower(to_address) = lower($1)
-            ORDER BY created_at DESC, id DESC
-            LIMIT $2`,
-          [address, limit],
-        );
-    return toPage(rows);
+    const where = `WHERE lower(to_address) = lower($1)${onlyIds ? ' AND id = ANY ($3::bigint[])' : ''}`;
+    const rows = await db.query<MailRow & { total: number }>(
+      sqlPageAndTotal(
+        `FROM mail_outbox ${where}`,
+        `SELECT ${COLUMNS}
+           FROM mail_outbox
+          ${where}
+          ORDER BY created_at DESC, id DESC
+          LIMIT $2`,
+      ),
+      onlyIds ? [address, limit, onlyIds] : [address, limit],
+    );
+    return toPage(pageOf(rows));
   },
 };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface NotificationRow {
   id: number;
@@ -27,32 +27,30 @@ const FILTER = 'AND ($2::smallint IS NULL OR n.msg_type = $2) AND (NOT $3 OR n.r
 
 /** The thread of each order, and each user's notifications. */
 export const messagesRepository = {
-  /** A page of an order's messages, newest first, with who sent them. */
+  /** A page of an order's messages, newest first, with who sent them, and how many there are. */
   async thread(db: Queryable, orderId: number, limit: number, offset: number) {
-    return db.query<{
+    const rows = await db.query<{
       id: number;
       content: string;
       sender: string | null;
       org: string;
       sender_organization_id: number;
       created_at: Date;
+      total: number;
     }>(
-      `SELECT m.id, m.content, u.display_name AS sender, og.name AS org, m.sender_organization_id, m.created_at
-         FROM order_messages m
-         LEFT JOIN users u ON u.id = m.sender_user_id
-         JOIN organizations og ON og.id = m.sender_organization_id
-        WHERE m.order_id = $1
-        ORDER BY m.id DESC
-        LIMIT $2 OFFSET $3`,
+      sqlPageAndTotal(
+        'FROM order_messages WHERE order_id = $1',
+        `SELECT m.id, m.content, u.display_name AS sender, og.name AS org, m.sender_organization_id, m.created_at
+           FROM order_messages m
+           LEFT JOIN users u ON u.id = m.sender_user_id
+           JOIN organizations og ON og.id = m.sender_organization_id
+          WHERE m.order_id = $1
+          ORDER BY m.id DESC
+          LIMIT $2 OFFSET $3`,
+      ),
       [orderId, limit, offset],
     );
-  },
-  async threadTotal(db: Queryable, orderId: number) {
-    const [row] = await db.query<{ total: number }>(
-      'SELECT count(*)::int AS total FROM order_messages WHERE order_id = $1',
-      [orderId],
-    );
-    return row!.total;
+    return pageOf(rows);
   },
   async insert(db: Queryable, m: { orderId: number; userId: number; orgId: number; content: string }) {
     const [row] = await db.query<{ id: number }>(
@@ -82,20 +80,14 @@ export const messagesRepository = {
     limit: number,
     offset: number,
   ) {
-    const params = [userId, filter.msgType, filter.unreadOnly];
-    // The page and the total are independent: asked for together.
-    const [rows, [counted]] = await Promise.all([
-      db.query<NotificationRow>(`${notifications(FILTER)} ORDER BY n.id DESC LIMIT $4 OFFSET $5`, [
-        ...params,
-        limit,
-        offset,
-      ]),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM notifications n WHERE n.user_id = $1 ${FILTER}`,
-        params,
+    const rows = await db.query<NotificationRow & { total: number }>(
+      sqlPageAndTotal(
+        `FROM notifications n WHERE n.user_id = $1 ${FILTER}`,
+        `${notifications(FILTER)} ORDER BY n.id DESC LIMIT $4 OFFSET $5`,
       ),
-    ]);
-    return { total: counted!.total, rows };
+      [userId, filter.msgType, filter.unreadOnly, limit, offset],
+    );
+    return pageOf(rows);
   },
   /** The user's newest unread notification, from the partial index of unread notifications. */
   async latestUnread(db: Queryable, userId: number) {

@@ -28,10 +28,12 @@ export class MessagesService {
   /** Newest first; reading the thread marks its message notifications read for the reader. */
   async listByOrder(auth: AuthContext, q: ListMsgByOrderBody) {
     const { order } = await this.orders.findForCaller(auth, q.orderCode);
-    const [rows, total] = await Promise.all([
-      messagesRepository.thread(this.db, order.id, q.pageSize, (q.pageNum - 1) * q.pageSize),
-      messagesRepository.threadTotal(this.db, order.id),
-    ]);
+    const { total, rows } = await messagesRepository.thread(
+      this.db,
+      order.id,
+      q.pageSize,
+      (q.pageNum - 1) * q.pageSize,
+    );
     const attachments = rows.length
       ? await this.orders.attachments.listByMessages(
           this.db,

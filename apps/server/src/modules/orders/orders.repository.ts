@@ -1,5 +1,5 @@
 import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
-import { sqlIsoTime, type Queryable } from '../../platform/db.js';
+import { pageOf, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
 
@@ -262,11 +262,11 @@ export const ordersRepository = {
   /** A page and the filtered total in one statement: one round trip, one pooled connection. */
   async list(db: Queryable, side: Side, orgId: number, f: OrderFilter, limit: number, offset: number) {
     const { sql, params, where } = pageSql(side, orgId, f, limit, offset);
-    const rows = await db.query<OrderRow & { total: number; id: number | null }>(
-      `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM orders o WHERE ${where}) t LEFT JOIN LATERAL (${sql}) p ON true`,
+    const rows = await db.query<OrderRow & { total: number }>(
+      sqlPageAndTotal(`FROM orders o WHERE ${where}`, sql),
       params,
     );
-    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+    return pageOf(rows);
   },
   async find(db: Queryable, side: Side, orgId: number, code: string) {
     const [row] = await db.query<OrderRow>(`${SELECT} WHERE o.code = $1 AND ${scopeColumn(side)} = $2`, [code, orgId]);

@@ -17,7 +17,7 @@ export class OrganizationsAdminService {
   ) {}
 
   async list(q: OrganizationListQuery) {
-    const rows = await organizationsRepository.list(this.db, {
+    const { total, rows } = await organizationsRepository.list(this.db, {
       keyword: q.keyword?.trim() || undefined,
       type: q.type,
       status: q.status,
@@ -26,7 +26,7 @@ export class OrganizationsAdminService {
       offset: (q.pageNum - 1) * q.pageSize,
     });
     return {
-      total: rows[0]?.total ?? 0,
+      total,
       list: rows.map((r) => ({
         organizationCode: r.code,
         name: r.name,

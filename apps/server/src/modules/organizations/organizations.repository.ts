@@ -1,5 +1,5 @@
 import { OrgType } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface NewOrganization {
   code: string;
@@ -70,7 +70,11 @@ export const organizationsRepository = {
   },
 
   async listForReview(db: Queryable, reviewStatus: number, limit: number, offset: number) {
+    const from = `FROM organizations o
+         JOIN LATERAL (SELECT account, email, status FROM users WHERE organization_id = o.id AND is_org_admin ORDER BY id LIMIT 1) u ON true
+        WHERE o.type = 3 AND o.review_status = $1`;
     const rows = await db.query<{
+      id: number;
       code: string;
       name: string;
       region: string;
@@ -84,17 +88,18 @@ export const organizationsRepository = {
       review_status: number;
       review_reason: string | null;
       created_at: Date;
-      total: string;
+      total: number;
     }>(
-      `SELECT o.code, o.name, o.region, o.license_code, o.representative_name, o.country, o.city, o.review_status, o.review_reason, o.created_at,
-              u.account, u.email, u.status AS user_status, count(*) OVER () AS total
-         FROM organizations o
-         JOIN LATERAL (SELECT account, email, status FROM users WHERE organization_id = o.id AND is_org_admin ORDER BY id LIMIT 1) u ON true
-        WHERE o.type = 3 AND o.review_status = $1
-        ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3`,
+      sqlPageAndTotal(
+        from,
+        `SELECT o.id, o.code, o.name, o.region, o.license_code, o.representative_name, o.country, o.city, o.review_status,
+                o.review_reason, o.created_at, u.account, u.email, u.status AS user_status
+           ${from}
+          ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3`,
+      ),
       [reviewStatus, limit, offset],
     );
-    return rows;
+    return pageOf(rows);
   },
 
   /** Decides a pending review once: a conditional update, so two reviewers cannot both decide. */
@@ -127,7 +132,13 @@ export const organizationsRepository = {
     db: Queryable,
     q: { keyword?: string; type?: number; status?: number; region?: string; limit: number; offset: number },
   ) {
-    return db.query<{
+    const where = `WHERE o.type <> ${OrgType.Inner}
+          AND ($1::text IS NULL OR starts_with(lower(o.name), lower($1)) OR o.code = $1)
+          AND ($2::smallint IS NULL OR o.type = $2)
+          AND ($3::smallint IS NULL OR o.status = $3)
+          AND ($4::text IS NULL OR o.region = $4)`;
+    const rows = await db.query<{
+      id: number;
       code: string;
       name: string;
       type: number;
@@ -140,19 +151,18 @@ export const organizationsRepository = {
       closed_at: Date | null;
       total: number;
     }>(
-      `SELECT o.code, o.name, o.type, o.region, o.status, o.review_status, o.created_at, o.closed_at, s.used_bytes,
-              (SELECT count(*)::int FROM users u WHERE u.organization_id = o.id AND u.deleted_at IS NULL) AS users,
-              count(*) OVER ()::int AS total
-         FROM organizations o LEFT JOIN storage_accounts s ON s.organization_id = o.id
-        WHERE o.type <> ${OrgType.Inner}
-          AND ($1::text IS NULL OR starts_with(lower(o.name), lower($1)) OR o.code = $1)
-          AND ($2::smallint IS NULL OR o.type = $2)
-          AND ($3::smallint IS NULL OR o.status = $3)
-          AND ($4::text IS NULL OR o.region = $4)
-        ORDER BY o.created_at DESC, o.id DESC
-        LIMIT $5 OFFSET $6`,
+      sqlPageAndTotal(
+        `FROM organizations o ${where}`,
+        `SELECT o.id, o.code, o.name, o.type, o.region, o.status, o.review_status, o.created_at, o.closed_at, s.used_bytes,
+                (SELECT count(*)::int FROM users u WHERE u.organization_id = o.id AND u.deleted_at IS NULL) AS users
+           FROM organizations o LEFT JOIN storage_accounts s ON s.organization_id = o.id
+          ${where}
+          ORDER BY o.created_at DESC, o.id DESC
+          LIMIT $5 OFFSET $6`,
+      ),
       [q.keyword ?? null, q.type ?? null, q.status ?? null, q.region ?? null, q.limit, q.offset],
     );
+    return pageOf(rows);
   },
 
   /** The organizations of the codes, locked, with their type (for the rules of a batch). */

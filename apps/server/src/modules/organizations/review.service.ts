@@ -14,9 +14,14 @@ export class ReviewService {
   ) {}
 
   async list(reviewStatus: number, pageNum: number, pageSize: number) {
-    const rows = await organizationsRepository.listForReview(this.db, reviewStatus, pageSize, (pageNum - 1) * pageSize);
+    const { total, rows } = await organizationsRepository.listForReview(
+      this.db,
+      reviewStatus,
+      pageSize,
+      (pageNum - 1) * pageSize,
+    );
     return {
-      total: rows.length ? Number(rows[0]!.total) : 0,
+      total,
       list: rows.map((r) => ({
         organizationCode: r.code,
         name: r.name,

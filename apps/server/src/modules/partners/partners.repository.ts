@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface PartnershipRow {
   id: number;
@@ -171,20 +171,25 @@ export const partnersRepository = {
     );
   },
   /**
-   * A page of the organization's partnerships in some statuses, most recently changed first, each with the total;
+   * A page of the organization's partnerships in some statuses, most recently changed first, and their total;
    * the keyword matches the other side's name (or the invited address).
    */
   async list(db: Queryable, orgId: number, statuses: number[], keyword: string | null, limit: number, offset: number) {
-    return db.query<PartnershipRow & { total: string }>(
-      `SELECT p.*, count(*) OVER () AS total
-         FROM partnerships p
+    const from = `FROM partnerships p
          LEFT JOIN organizations o ON o.id = CASE WHEN p.clinic_organization_id = $1 THEN p.lab_organization_id ELSE p.clinic_organization_id END
         WHERE (p.clinic_organization_id = $1 OR p.lab_organization_id = $1) AND p.status = ANY ($2::smallint[])
-          AND ($3::text IS NULL OR COALESCE(o.name, p.invited_email) ILIKE '%' || $3 || '%')
-        ORDER BY p.updated_at DESC, p.id DESC
-        LIMIT $4 OFFSET $5`,
+          AND ($3::text IS NULL OR COALESCE(o.name, p.invited_email) ILIKE '%' || $3 || '%')`;
+    const rows = await db.query<PartnershipRow & { total: number }>(
+      sqlPageAndTotal(
+        from,
+        `SELECT p.*
+           ${from}
+          ORDER BY p.updated_at DESC, p.id DESC
+          LIMIT $4 OFFSET $5`,
+      ),
       [orgId, statuses, keyword, limit, offset],
     );
+    return pageOf(rows);
   },
   /** A clinic's invitation of a laboratory not registered yet, valid for some days. */
   async insertInvitation(db: Queryable, tokenHash: string, partnershipId: number, email: string, days: number) {

@@ -272,7 +272,7 @@ export class PartnersService {
 
   async list(auth: AuthContext, q: PartnerListQuery) {
     const me = this.manager(auth);
-    const rows = await partnersRepository.list(
+    const { total, rows } = await partnersRepository.list(
       this.db,
       me.orgId,
       TAB_STATUSES[q.tab],
@@ -280,7 +280,7 @@ export class PartnersService {
       q.pageSize,
       (q.pageNum - 1) * q.pageSize,
     );
-    return { total: rows.length ? Number(rows[0]!.total) : 0, list: await this.view(me.orgId, rows) };
+    return { total, list: await this.view(me.orgId, rows) };
   }
 
   async detail(auth: AuthContext, partnerCode: string) {

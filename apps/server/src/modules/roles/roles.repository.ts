@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface RoleRow {
   id: number;
@@ -56,14 +56,17 @@ export const rolesRepository = {
     params.push(scope.orgId);
     const countParam = `$${params.length}`;
     const rows = await db.query<RoleRow & { total: number }>(
-      `SELECT ${COLUMNS(countParam)}, count(*) OVER ()::int AS total
-         FROM roles r LEFT JOIN organizations og ON og.id = r.organization_id
-        WHERE ${where.join(' AND ')}
-        ORDER BY r.built_in DESC, r.org_type, lower(r.name), r.id
-        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      sqlPageAndTotal(
+        `FROM roles r WHERE ${where.join(' AND ')}`,
+        `SELECT ${COLUMNS(countParam)}
+           FROM roles r LEFT JOIN organizations og ON og.id = r.organization_id
+          WHERE ${where.join(' AND ')}
+          ORDER BY r.built_in DESC, r.org_type, lower(r.name), r.id
+          LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      ),
       [...params, q.limit, q.offset],
     );
-    return { total: rows[0]?.total ?? 0, rows };
+    return pageOf(rows);
   },
 
   async all(db: Queryable, scope: { orgType: number | null; orgId: number | null }) {

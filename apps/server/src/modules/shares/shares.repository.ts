@@ -1,5 +1,5 @@
 import type { ShareAccessKind, ShareResourceType } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface ShareRow {
   id: number;
@@ -126,20 +126,24 @@ export const sharesRepository = {
   },
 
   async accessLog(db: Queryable, shareId: number, limit: number, offset: number) {
-    const [count] = await db.query<{ total: number }>(
-      `SELECT count(*)::int AS total
-         FROM share_access_log
-        WHERE share_id = $1`,
-      [shareId],
-    );
-    const rows = await db.query<{ at: Date | string; kind: ShareAccessKind; user_agent: string; address_hash: string }>(
-      `SELECT at, kind, user_agent, address_hash
-         FROM share_access_log
-        WHERE share_id = $1
-        ORDER BY at DESC, id DESC
-        LIMIT $2 OFFSET $3`,
+    const rows = await db.query<{
+      id: number;
+      at: Date | string;
+      kind: ShareAccessKind;
+      user_agent: string;
+      address_hash: string;
+      total: number;
+    }>(
+      sqlPageAndTotal(
+        'FROM share_access_log WHERE share_id = $1',
+        `SELECT id, at, kind, user_agent, address_hash
+           FROM share_access_log
+          WHERE share_id = $1
+          ORDER BY at DESC, id DESC
+          LIMIT $2 OFFSET $3`,
+      ),
       [shareId, limit, offset],
     );
-    return { total: count!.total, rows };
+    return pageOf(rows);
   },
 };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface EntryRow {
   id: number;
@@ -40,20 +40,20 @@ const READER_TEXT = `JOIN LATERAL (
 const NEWEST_FIRST = 'ORDER BY e.released_on DESC, e.id DESC';
 
 export const softwareRepository = {
-  async page(db: Queryable, language: string, limit: number, offset: number): Promise<EntryRow[]> {
-    return db.query<EntryRow>(
-      `SELECT e.id, e.version, to_char(e.released_on, 'YYYY-MM-DD') AS release_date, t.language, t.title, '' AS html
-         FROM update_log_entries e
-         ${READER_TEXT}
-        ${NEWEST_FIRST}
-        LIMIT $2 OFFSET $3`,
+  /** A page of the entries, newest first, each in the reader's language, and how many there are. */
+  async page(db: Queryable, language: string, limit: number, offset: number) {
+    const rows = await db.query<EntryRow & { total: number }>(
+      sqlPageAndTotal(
+        'FROM update_log_entries',
+        `SELECT e.id, e.version, to_char(e.released_on, 'YYYY-MM-DD') AS release_date, t.language, t.title, '' AS html
+           FROM update_log_entries e
+           ${READER_TEXT}
+          ${NEWEST_FIRST}
+          LIMIT $2 OFFSET $3`,
+      ),
       [language, limit, offset],
     );
-  },
-
-  async count(db: Queryable): Promise<number> {
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM update_log_entries`);
-    return Number(row!.n);
+    return pageOf(rows);
   },
 
   async find(db: Queryable, id: number, language: string): Promise<EntryRow | undefined> {
@@ -67,19 +67,23 @@ export const softwareRepository = {
     return row;
   },
 
-  /** Every entry with the languages it is written in, for the super administrator's list. */
-  async adminPage(db: Queryable, limit: number, offset: number): Promise<Array<EntryRow & { languages: string[] }>> {
-    return db.query(
-      `SELECT e.id, e.version, to_char(e.released_on, 'YYYY-MM-DD') AS release_date, t.language, t.title, '' AS html,
-              (SELECT array_agg(x.language ORDER BY x.language)
-                 FROM update_log_texts x
-                WHERE x.entry_id = e.id) AS languages
-         FROM update_log_entries e
-         ${READER_TEXT}
-        ${NEWEST_FIRST}
-        LIMIT $2 OFFSET $3`,
+  /** A page of the entries with the languages each is written in, for the super administrator's list. */
+  async adminPage(db: Queryable, limit: number, offset: number) {
+    const rows = await db.query<EntryRow & { languages: string[]; total: number }>(
+      sqlPageAndTotal(
+        'FROM update_log_entries',
+        `SELECT e.id, e.version, to_char(e.released_on, 'YYYY-MM-DD') AS release_date, t.language, t.title, '' AS html,
+                (SELECT array_agg(x.language ORDER BY x.language)
+                   FROM update_log_texts x
+                  WHERE x.entry_id = e.id) AS languages
+           FROM update_log_entries e
+           ${READER_TEXT}
+          ${NEWEST_FIRST}
+          LIMIT $2 OFFSET $3`,
+      ),
       ['en', limit, offset],
     );
+    return pageOf(rows);
   },
 
   async entry(

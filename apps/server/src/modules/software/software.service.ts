@@ -28,10 +28,7 @@ export class SoftwareService {
   constructor(private readonly db: Db) {}
 
   async list(language: Language, pageNum: number, pageSize: number): Promise<UpdateLogPage> {
-    const [total, rows] = await Promise.all([
-      repo.count(this.db),
-      repo.page(this.db, language, pageSize, (pageNum - 1) * pageSize),
-    ]);
+    const { total, rows } = await repo.page(this.db, language, pageSize, (pageNum - 1) * pageSize);
     return { total, list: rows.map(summary) };
   }
 
@@ -42,10 +39,7 @@ export class SoftwareService {
   }
 
   async adminList(pageNum: number, pageSize: number): Promise<UpdateLogAdminPage> {
-    const [total, rows] = await Promise.all([
-      repo.count(this.db),
-      repo.adminPage(this.db, pageSize, (pageNum - 1) * pageSize),
-    ]);
+    const { total, rows } = await repo.adminPage(this.db, pageSize, (pageNum - 1) * pageSize);
     return { total, list: rows.map((r) => ({ ...summary(r), languages: r.languages as Language[] })) };
   }
 

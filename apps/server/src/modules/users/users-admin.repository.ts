@@ -1,5 +1,5 @@
 import type { UserListQuery } from '@portal/contracts';
-import type { Queryable } from '../../platform/db.js';
+import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface ManagedUserRow {
   id: number;
@@ -77,18 +77,17 @@ export const usersAdminRepository = {
     const whereSql = where.join(' AND ');
     const dir = q.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const rows = await db.query<ManagedUserRow & { total: number }>(
-      `SELECT t.total, p.*
-         FROM (SELECT count(*)::int AS total FROM users u WHERE ${whereSql}) t
-         LEFT JOIN LATERAL (
-           SELECT ${COLUMNS}
-             FROM ${FROM}
-            WHERE ${whereSql}
-            ORDER BY ${SORT[q.sortField]} ${dir}, u.id ${dir}
-            LIMIT $${params.length + 1} OFFSET $${params.length + 2}
-         ) p ON true`,
+      sqlPageAndTotal(
+        `FROM users u WHERE ${whereSql}`,
+        `SELECT ${COLUMNS}
+           FROM ${FROM}
+          WHERE ${whereSql}
+          ORDER BY ${SORT[q.sortField]} ${dir}, u.id ${dir}
+          LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      ),
       [...params, q.pageSize, (q.pageNum - 1) * q.pageSize],
     );
-    return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+    return pageOf(rows);
   },
 
   async findByCodes(db: Queryable, orgId: number | null, codes: string[], lock = false) {
