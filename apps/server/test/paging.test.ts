@@ -5,8 +5,9 @@ import { ISOLATION_MATRIX, type MatrixRequest } from './isolation-matrix.js';
 import { buildWorld, type Kind, type Org, type World } from './world.js';
 
 /**
- * Every paged call of the API document (a JSON body with `pageNum` and `pageSize`), asked for its last page and the
- * page after it: the last holds a row, the one after is empty, and both tell the whole total. A pager sent back
+ * Every paged call of the API document (a JSON body with `pageNum` and `pageSize`), walked a row at a time, then
+ * asked for its last page and the page after it: no row comes twice, the last page holds a row, the one after is
+ * empty, and both tell the whole total. A pager sent back
  * from an emptied last page relies on that total to find the page to go back to; a total of 0 there would show an
  * empty list where there are rows. A paged call the world gives nothing to page fails the test too: it would
  * otherwise pass without being asked.
@@ -78,11 +79,15 @@ describe('every paged call', () => {
         unasked.push(`${op.operationId}: nothing to page for ${asker.org?.label ?? 'anyone'}`);
         continue;
       }
+      // Pages of one row, walked from the first: each row once (a sort without a unique last key repeats or skips).
+      const walked = new Set<string>();
+      for (let n = 1; n <= Math.min(total, 12); n++) walked.add(JSON.stringify((await page(n)).list));
+      expect(walked.size, `${op.operationId}: pages that repeat a row`).toBe(Math.min(total, 12));
       const last = await page(total);
       const after = await page(total + 1);
       expect([last.total, last.list.length], `${op.operationId}, its last page`).toEqual([total, 1]);
       expect([after.total, after.list], `${op.operationId}, the page after its last`).toEqual([total, []]);
-      checked.push(op.operationId);
+      checked.push(`${op.operationId} (${total})`);
     }
     expect(unasked).toEqual([]);
     // The document's paged calls, found and asked: the gate cannot pass by finding none.
