@@ -73,9 +73,10 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
        c.file_count, c.file_bytes AS size`;
   const joins = `LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
   const order = 'COALESCE(c.scan_date, c.created_at) DESC, c.id DESC';
-  const where = `c.organization_id = $1 AND c.deleted_at IS NULL AND COALESCE(c.scan_date, c.created_at) >= $2::date`;
+  // The day starts at midnight in the reader's timezone ($2; 'UTC' here, as the API calls send none).
+  const where = `c.organization_id = $1 AND c.deleted_at IS NULL AND COALESCE(c.scan_date, c.created_at) >= ((($3)::date)::timestamp AT TIME ZONE $2)`;
   const listSql = `SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM cases c WHERE ${where}) t LEFT JOIN LATERAL (
-      SELECT ${columns} FROM cases c ${joins} WHERE ${where} ORDER BY ${order} LIMIT $3 OFFSET $4) p ON true`;
+      SELECT ${columns} FROM cases c ${joins} WHERE ${where} ORDER BY ${order} LIMIT $4 OFFSET $5) p ON true`;
   // The patient search, one statement: the hits of the name and ID prefixes from their indexes, counted and cut.
   const live = 'c.organization_id = $1 AND c.deleted_at IS NULL';
   const prefix = (column) => `lower(${column}) COLLATE "C" >= $2 AND lower(${column}) COLLATE "C" < $3`;
@@ -87,7 +88,7 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
       SELECT ${columns} FROM (SELECT id, sort_key FROM hits ORDER BY sort_key DESC, id DESC LIMIT $4 OFFSET $5) h JOIN cases c ON c.id = h.id ${joins}
        ORDER BY h.sort_key DESC, h.id DESC) p ON true`;
   const searchParams = [clinic, 'anna', 'anna\u{10FFFF}', 20, 0];
-  const directList = () => pool.query({ name: 'bl', text: listSql, values: [clinic, from, 20, 0] });
+  const directList = () => pool.query({ name: 'bl', text: listSql, values: [clinic, 'UTC', from, 20, 0] });
   const directSearch = () => pool.query({ name: 'bs', text: searchSql, values: searchParams });
 
   // The API answers what the SQL answers.
@@ -123,11 +124,11 @@ export async function casesListBench({ adminUrl, start, waitFor, stop, freePort 
   };
   const sqlOnly = await measure(directList);
   const searchDirect = await measure(directSearch);
-  const listBare = await viaBareProxy(listSql, [clinic, from, 20, 0]);
+  const listBare = await viaBareProxy(listSql, [clinic, 'UTC', from, 20, 0]);
   const searchBare = await viaBareProxy(searchSql, searchParams);
   const apiList = await measure(() => post('case/list', defaultList));
   const apiSearch = await measure(() => post('case/list', search));
-  const listPlan = await preparedPlan(db, 'bench_list', listSql, [clinic, from, 20, 0]);
+  const listPlan = await preparedPlan(db, 'bench_list', listSql, [clinic, 'UTC', from, 20, 0]);
   const searchPlan = await preparedPlan(db, 'bench_search', searchSql, searchParams);
   const planNote = (p) => `${p.generic ? 'generic' : 'custom'} plan: ${planIndexes(p.text)}`;
   api.close();

@@ -38,11 +38,12 @@ const SUMMARY = `o.id, o.code, o.order_type, o.status, o.processing, o.work_type
        to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
        to_char(o.estimated_delivery_date, 'YYYY-MM-DD') AS estimated_delivery_date, c.code AS case_code, c.name AS case_name, c.patient_name,
        co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name, lp.code AS product_code, lp.name AS product_name`;
+// The days start at midnight in the reader's timezone ($2; 'UTC' here, as the API calls send none).
 const where = (side) =>
-  `${scopeColumn(side)} = $1 AND o.created_at >= $2::date AND o.created_at < $3::date + interval '1 day'`;
+  `${scopeColumn(side)} = $1 AND o.created_at >= ((($3)::date)::timestamp AT TIME ZONE $2) AND o.created_at < ((($4::date + 1))::timestamp AT TIME ZONE $2)`;
 const pageSql = (
   side,
-) => `SELECT ${SUMMARY} FROM (SELECT * FROM orders o WHERE ${where(side)} ORDER BY o.created_at DESC, o.id DESC LIMIT $4 OFFSET $5) o
+) => `SELECT ${SUMMARY} FROM (SELECT * FROM orders o WHERE ${where(side)} ORDER BY o.created_at DESC, o.id DESC LIMIT $5 OFFSET $6) o
       JOIN cases c ON c.id = o.case_id JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
       LEFT JOIN lab_products lp ON lp.id = o.product_id
      ORDER BY o.created_at DESC, o.id DESC`;
@@ -235,7 +236,7 @@ export async function orderListBench({ adminUrl, start, waitFor, stop, freePort 
     const dateFrom = day(30);
     const dateTo = day(0);
     const body = { pageNum: 1, pageSize: 20, dateFrom, dateTo, sortOrder: 'desc' };
-    const params = (orgId) => [orgId, dateFrom, dateTo, 20, 0];
+    const params = (orgId) => [orgId, 'UTC', dateFrom, dateTo, 20, 0];
     // A pool of the server's size (apps/server/src/platform/db.ts) with its session setting.
     pool = new pg.Pool({
       connectionString: database.url,

@@ -138,6 +138,19 @@ describe('cases', () => {
       expect(
         (await h2.call('case/list', { token: t, body: { dateFrom: '2026-11-03', dateTo: '2026-11-04' } })).data.total,
       ).toBe(2);
+      // Days are the reader's, midnight included: 'Case 2' was scanned at 10:00 UTC on 3 November, which is midnight
+      // starting the 3rd in Honolulu (UTC−10) and midnight starting the 4th in Kiritimati (UTC+14).
+      const onDay = async (day: string, timezone: string) =>
+        names(
+          await h2.call('case/list', {
+            token: t,
+            body: { dateFrom: day, dateTo: day },
+            headers: { timezone },
+          }),
+        );
+      expect(await onDay('2026-11-03', 'Pacific/Honolulu')).toEqual(['Case 2']);
+      expect(await onDay('2026-11-04', 'Pacific/Kiritimati')).toEqual(['Case 2']);
+      expect(await onDay('2026-11-03', 'Pacific/Kiritimati')).toEqual(['Case 1']);
       expect((await h2.call('case/list', { token: t, body: { status: 'uploaded' } })).data.total).toBe(0);
       expect((await h2.call('case/list', { token: t, body: { sortField: 'age' } })).data.field).toBe('sortField');
       expect((await h2.call('case/list', { token: t, body: { pageSize: 1000 } })).data.field).toBe('pageSize');

@@ -451,6 +451,20 @@ describe('order list export', () => {
       payload: JSON.stringify({ format: 'csv', sortOrder: 'desc' }),
     });
     expect(exported.headers['content-disposition']).toMatch(/attachment; filename\*=UTF-8''.+\.csv/);
+    // Dates are the reader's days: the file's name and each order's day (the newest was made just now).
+    const kiritimati = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+    const farEast = await h.app.inject({
+      method: 'POST',
+      url: '/api/v2/order/export',
+      headers: {
+        authorization: `Bearer ${lab.token}`,
+        'content-type': 'application/json',
+        timezone: 'Pacific/Kiritimati',
+      },
+      payload: JSON.stringify({ format: 'csv', sortOrder: 'desc', dateFrom: kiritimati, dateTo: kiritimati }),
+    });
+    expect(decodeURIComponent(String(farEast.headers['content-disposition']))).toContain(`-${kiritimati}.csv`);
+    expect(farEast.body.split('\r\n')[1]).toMatch(new RegExp(`^${hidden},.*,${kiritimati}$`));
     const csv = exported.body;
     const total = (await h.call('order/list', { token: lab.token, body: { pageNum: 1, pageSize: 1 } })).data.total;
     expect(csv.trim().split('\r\n')).toHaveLength(total + 1);

@@ -183,6 +183,27 @@ describe('orders', () => {
     expect((await h.call('order/list', { token: dealer, body: {} })).code).toBe(1002);
   });
 
+  it("filter by the reader's days: a day starts at midnight in the timezone the request names", async () => {
+    const order = (await send()).res.data.list[0].orderCode as string;
+    // Kiritimati is UTC+14 and Pago Pago UTC−11: whenever this runs, Kiritimati's today is a later day there.
+    const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    const ahead = today('Pacific/Kiritimati');
+    const listed = async (zone: string | undefined, day: string) =>
+      (
+        await h.call('order/list', {
+          token: clinic.token,
+          body: { dateFrom: day, dateTo: day, pageSize: 100 },
+          headers: zone ? { timezone: zone } : {},
+        })
+      ).data.list.map((o: { orderCode: string }) => o.orderCode) as string[];
+    expect(await listed('Pacific/Kiritimati', ahead)).toContain(order);
+    expect(await listed('Pacific/Pago_Pago', ahead)).not.toContain(order);
+    expect(await listed('Pacific/Pago_Pago', today('Pacific/Pago_Pago'))).toContain(order);
+    // No timezone, or one nobody knows: UTC days.
+    expect(await listed(undefined, today('UTC'))).toContain(order);
+    expect(await listed('Mars/Olympus_Mons', today('UTC'))).toContain(order);
+  });
+
   it('ship in batches, each order answering for itself', async () => {
     const created = (await send({}, 3)).res.data.list.map((o: { orderCode: string }) => o.orderCode);
     await act(lab.token, created, 'accept');

@@ -84,6 +84,14 @@ export function pageOf<T extends { id: unknown }>(rows: (T & { total: number })[
 }
 
 /**
+ * The instant a calendar day (`dayParam`, 'YYYY-MM-DD') starts in a timezone (`zoneParam`, an IANA name): the
+ * bounds of a day filter. Lists show times in the reader's timezone, so their day filters start and end at the
+ * reader's midnight; read in the database's own zone, a scan at 01:30 in Tokyo fell on the day before.
+ */
+export const sqlDayStart = (dayParam: string, zoneParam: string) =>
+  `((${dayParam})::date)::timestamp AT TIME ZONE ${zoneParam}`;
+
+/**
  * An instant as SQL text in the API's format, JavaScript's `toISOString()` ('2026-11-24T21:47:45.123Z', the
  * milliseconds cut as the driver's Date cuts them). Lists ask for their times this way: PostgreSQL writes them
  * in C, where the driver would parse each into a Date and the server format it again (a tenth of a list's CPU).

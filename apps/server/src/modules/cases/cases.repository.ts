@@ -1,5 +1,5 @@
 import type { CaseListQuery, CaseStatus, Treatment } from '@portal/contracts';
-import { pageOf, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
+import { pageOf, sqlDayStart, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface CaseRow {
   id: number;
@@ -40,7 +40,8 @@ const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */
 export const casesRepository = {
-  async list(db: Queryable, orgId: number, q: CaseListQuery & { deleted?: boolean }) {
+  /** A page of the organization's cases; `timezone` is the reader's, whose days the date filter means. */
+  async list(db: Queryable, orgId: number, q: CaseListQuery & { deleted?: boolean }, timezone = 'UTC') {
     const where = [
       'c.organization_id = $1',
       q.deleted ? 'c.deleted_at IS NOT NULL AND c.purged_at IS NULL' : 'c.deleted_at IS NULL',
@@ -50,8 +51,10 @@ export const casesRepository = {
       params.push(value);
       where.push(sql.replace('?', `$${params.length}`));
     };
-    if (q.dateFrom) add('COALESCE(c.scan_date, c.created_at) >= ?::date', q.dateFrom);
-    if (q.dateTo) add("COALESCE(c.scan_date, c.created_at) < (?::date + interval '1 day')", q.dateTo);
+    // A day starts at the reader's midnight: its timezone is one parameter, the days others.
+    const zone = q.dateFrom || q.dateTo ? `$${params.push(timezone)}` : '';
+    if (q.dateFrom) add(`COALESCE(c.scan_date, c.created_at) >= ${sqlDayStart('?', zone)}`, q.dateFrom);
+    if (q.dateTo) add(`COALESCE(c.scan_date, c.created_at) < ${sqlDayStart('?::date + 1', zone)}`, q.dateTo);
     if (q.status) add('c.status = ?', q.status);
     if (q.treatment) add('? = ANY (c.treatments)', q.treatment);
     if (q.dentistId) add('c.dentist_id = ?', q.dentistId);

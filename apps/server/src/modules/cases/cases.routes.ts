@@ -34,7 +34,7 @@ export function casesModule(p: Platform, cases = new CasesService(p.db, p.blobDe
           },
           config: view,
         },
-        async (request) => ok(request, await cases.list(request.auth.organizationId, request.body)),
+        async (request) => ok(request, await cases.list(request.auth.organizationId, request.body, request.timezone)),
       );
 
       app.post(

@@ -104,8 +104,9 @@ export class CasesService {
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  list(orgId: number, q: CaseListQuery) {
-    return casesRepository.list(this.db, orgId, q).then(summaries);
+  /** `timezone` is the reader's: the date filter's days start at its midnight. */
+  list(orgId: number, q: CaseListQuery, timezone = 'UTC') {
+    return casesRepository.list(this.db, orgId, q, timezone).then(summaries);
   }
 
   recycleBin(orgId: number, pageNum: number, pageSize: number) {

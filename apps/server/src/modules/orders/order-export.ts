@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { OrderSummary } from '@portal/contracts';
+import { dateInTimeZone, type OrderSummary } from '@portal/contracts';
 import { t } from '../../platform/i18n.js';
 
 type Summary = z.infer<typeof OrderSummary>;
@@ -23,7 +23,13 @@ const COLUMNS = [
   'createdAt',
 ] as const;
 
-function cells(o: Summary, lang: string): string[] {
+/** Who reads the export: their language, and the timezone whose days the dates are. */
+export interface ExportReader {
+  lang: string;
+  timeZone: string;
+}
+
+function cells(o: Summary, { lang, timeZone }: ExportReader): string[] {
   const label = (key: string, fallback: string) => {
     const text = t(lang, key);
     return text === key.split(':').pop() ? fallback : text;
@@ -41,7 +47,7 @@ function cells(o: Summary, lang: string): string[] {
     o.shipDate ?? '',
     o.trackingNumber ?? '',
     o.estimatedDeliveryDate ?? '',
-    o.createdAt.slice(0, 10),
+    dateInTimeZone(new Date(o.createdAt), timeZone),
   ];
 }
 
@@ -53,18 +59,18 @@ function csvCell(value: string) {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function ordersCsv(orders: Summary[], lang: string): Buffer {
-  const lines = [header(lang), ...orders.map((o) => cells(o, lang))].map((row) => row.map(csvCell).join(','));
+export function ordersCsv(orders: Summary[], reader: ExportReader): Buffer {
+  const lines = [header(reader.lang), ...orders.map((o) => cells(o, reader))].map((row) => row.map(csvCell).join(','));
   // The byte-order mark lets spreadsheet apps read UTF-8 names correctly.
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
-export async function ordersXlsx(orders: Summary[], lang: string): Promise<Buffer> {
+export async function ordersXlsx(orders: Summary[], reader: ExportReader): Promise<Buffer> {
   const { default: ExcelJS } = await import('exceljs'); // loaded on the first export, not at start-up
   const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet(t(lang, 'export:sheet'));
-  sheet.addRow(header(lang)).font = { bold: true };
-  for (const o of orders) sheet.addRow(cells(o, lang));
+  const sheet = wb.addWorksheet(t(reader.lang, 'export:sheet'));
+  sheet.addRow(header(reader.lang)).font = { bold: true };
+  for (const o of orders) sheet.addRow(cells(o, reader));
   sheet.columns.forEach((col) => {
     col.width = 18;
   });

@@ -1,5 +1,5 @@
 import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
-import { pageOf, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
+import { pageOf, sqlDayStart, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
 
@@ -44,6 +44,8 @@ export interface OrderFilter {
   partnerCode?: string;
   dateFrom?: string;
   dateTo?: string;
+  /** The reader's timezone: the days of `dateFrom` and `dateTo` start at its midnight (UTC when not given). */
+  timezone?: string;
   lateOn?: string;
   sortOrder: 'asc' | 'desc';
 }
@@ -78,8 +80,9 @@ function filterSql(side: Side, orgId: number, f: OrderFilter) {
   if (f.status) add('o.status = ?', f.status);
   if (f.orderType) add('o.order_type = ?', f.orderType);
   if (f.partnerCode) add('o.partnership_id = (SELECT id FROM partnerships WHERE code = ?)', f.partnerCode);
-  if (f.dateFrom) add('o.created_at >= ?::date', f.dateFrom);
-  if (f.dateTo) add("o.created_at < ?::date + interval '1 day'", f.dateTo);
+  const zone = f.dateFrom || f.dateTo ? `$${params.push(f.timezone ?? 'UTC')}` : '';
+  if (f.dateFrom) add(`o.created_at >= ${sqlDayStart('?', zone)}`, f.dateFrom);
+  if (f.dateTo) add(`o.created_at < ${sqlDayStart('?::date + 1', zone)}`, f.dateTo);
   // isOrderLate in SQL: LEAST skips a missing date, and an order without either is never late.
   if (f.lateOn)
     add(

@@ -19,6 +19,7 @@ import {
   ToothStageBody,
   ORDER_ACTION_PERMISSION,
   OrderPermission,
+  dateInTimeZone,
   envelope,
 } from '@portal/contracts';
 import { fail } from '../../platform/errors.js';
@@ -155,7 +156,8 @@ export function ordersModule(orders: OrdersService): Module {
           },
           config: { permission: 'order:view' },
         },
-        async (request) => ok(request, await orders.list(request.auth, request.body)),
+        async (request) =>
+          ok(request, await orders.list(request.auth, { ...request.body, timezone: request.timezone })),
       );
 
       app.post(
@@ -184,11 +186,17 @@ export function ordersModule(orders: OrdersService): Module {
           config: { permission: OrderPermission.Export },
         },
         async (request, reply) => {
-          const lang = request.auth.user.language;
-          const rows = await orders.exportRows(request.auth, request.body, ORDER_EXPORT_MAX_ROWS);
+          // The reader's language, and their timezone: the filter's days, the dates in the file and its name.
+          const reader = { lang: request.auth.user.language, timeZone: request.timezone };
+          const rows = await orders.exportRows(
+            request.auth,
+            { ...request.body, timezone: reader.timeZone },
+            ORDER_EXPORT_MAX_ROWS,
+          );
           const xlsx = request.body.format === 'xlsx';
-          const body = xlsx ? await ordersXlsx(rows, lang) : ordersCsv(rows, lang);
-          const name = `${t(lang, 'export:fileName')}-${new Date().toISOString().slice(0, 10)}.${request.body.format}`;
+          const body = xlsx ? await ordersXlsx(rows, reader) : ordersCsv(rows, reader);
+          const today = dateInTimeZone(new Date(), reader.timeZone);
+          const name = `${t(reader.lang, 'export:fileName')}-${today}.${request.body.format}`;
           return reply
             .header(
               'content-type',
