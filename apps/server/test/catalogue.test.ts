@@ -211,6 +211,35 @@ describe('the working calendar and delivery dates', () => {
     });
   });
 
+  it('a shipment without a date is dated today where the laboratory works, not in UTC', async () => {
+    // Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a day: the laboratory's timezone decides it.
+    const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    const { saved: _, ...calendarBefore } = (await call('calendar', lab)).data;
+    for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      await call('saveCalendar', lab, { workingWeekdays: [1, 2, 3, 4, 5, 6, 7], closedDates: [], timeZone });
+      const body = {
+        caseCodes: [await newCase(h, clinic)],
+        partnerCode,
+        orderType: 'restoration',
+        workTypes: ['Crown'],
+      };
+      const orderCode = (await h.call('order/create', { token: clinic.token, body })).data.list[0].orderCode as string;
+      for (const action of ['accept', 'ready'])
+        await h.call('order/action', { token: lab.token, body: { orderCodes: [orderCode], action } });
+      const shipped = await h.call('order/action', {
+        token: lab.token,
+        body: { orderCodes: [orderCode], action: 'ship', trackingNumber: 'DHL-1' },
+        // The person shipping may be elsewhere: their own timezone does not date the shipment.
+        headers: { timezone: 'Europe/Berlin' },
+      });
+      expect(shipped.data.results[0].ok).toBe(true);
+      const detail = await h.call('order/detail', { token: clinic.token, body: { orderCode } });
+      expect([timeZone, detail.data.shipDate]).toEqual([timeZone, today(timeZone)]);
+    }
+    // Saved back as it was read (notes null included).
+    expect((await call('saveCalendar', lab, calendarBefore)).code).toBe(200);
+  });
+
   it("an order of a product holds to its materials and required fields, and refuses another laboratory's product", async () => {
     const product = (await call('saveProduct', lab, { ...ZIRCONIA_CROWN, name: 'Monolithic crown' })).data;
     const theirs = (await call('saveProduct', otherLab, { ...ZIRCONIA_CROWN, name: 'Foreign crown' })).data;

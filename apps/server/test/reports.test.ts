@@ -533,6 +533,31 @@ describe('oral health reports', () => {
       expect(drawn.colourful).toBeGreaterThan(20_000);
     });
 
+    it("prints a version's publication day in the publisher's timezone, and a draft's day in the reader's", async () => {
+      // Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a day: whichever day this runs, they print apart.
+      const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+      const reportCode = await newReport();
+      await call(clinic, 'report/save', { reportCode, content: { language: 'en', summary: 'Dated.' } });
+      const published = await h.call('report/publish', {
+        token: clinic.token,
+        body: { reportCode },
+        headers: { timezone: 'Pacific/Kiritimati' },
+      });
+      expect(published.data.version).toBe(1);
+      const printed = async (version: number | undefined, timezone: string) => {
+        const res = await h.app.inject({
+          method: 'POST',
+          url: '/api/v2/report/pdf',
+          headers: { authorization: `Bearer ${clinic.token}`, 'content-type': 'application/json', timezone },
+          payload: JSON.stringify({ reportCode, version }),
+        });
+        return (await pdfText(res.rawPayload)).text;
+      };
+      // The version keeps the publisher's day, whoever reads it; the draft is dated in the reader's.
+      expect(await printed(1, 'Pacific/Pago_Pago')).toContain(`Date: ${today('Pacific/Kiritimati')}`);
+      expect(await printed(undefined, 'Pacific/Pago_Pago')).toContain(`Date: ${today('Pacific/Pago_Pago')}`);
+    });
+
     it('is A4 outside the US and Canada region, and the sanitized text holds no script', async () => {
       const eu = await createUser(h.db, { orgType: OrgType.Clinic, region: 'eu' });
       const token = (await login(h, eu.account)).accessToken;

@@ -384,12 +384,28 @@ describe('share calls', () => {
     const res = await h.call('share/sendMail', {
       token: clinic.token,
       body: { shareCode: made.shareCode, email: 'patient@example.test', language: 'de' },
+      headers: { timezone: 'Asia/Tokyo' },
     });
     expect(res.code).toBe(200);
     const [mail] = await h.db.query<{ subject: string; body_text: string; language: string }>(
       `SELECT subject, body_text, language FROM mail_outbox WHERE to_address = 'patient@example.test' ORDER BY id DESC`,
     );
     expect(mail!.language).toBe('de');
+    // When it ends, to the minute, in the sender's timezone and named: the recipient's is not known.
+    const [{ expires_at }] = (await h.db.query<{ expires_at: Date }>('SELECT expires_at FROM shares WHERE code = $1', [
+      made.shareCode,
+    ])) as [{ expires_at: Date }];
+    const inTokyo = new Intl.DateTimeFormat('de', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'Asia/Tokyo',
+      timeZoneName: 'short',
+    }).format(expires_at);
+    expect(inTokyo).toContain('GMT+9');
+    expect(mail!.body_text).toContain(inTokyo);
     expect(mail!.subject).toContain('hat einen Fall mit Ihnen geteilt');
     expect(mail!.body_text).toContain(made.url);
     expect(mail!.body_text).toContain('Passwort');

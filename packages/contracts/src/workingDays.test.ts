@@ -78,6 +78,8 @@ describe('dateInTimeZone', () => {
     expect(isTimeZone('UTC')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+    expect(isTimeZone('+05:30')).toBe(false);
+    expect(isTimeZone('-08:00')).toBe(false);
   });
 });
 

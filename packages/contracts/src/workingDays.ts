@@ -74,7 +74,8 @@ export function dateInTimeZone(instant: Date, timeZone: string): string {
 
 /** Whether the runtime knows an IANA timezone name. */
 export function isTimeZone(name: string): boolean {
-  if (!name || name.length > 64) return false;
+  // Offsets are refused even where Intl takes them: PostgreSQL reads '+05:30' the POSIX way, as UTC−5:30.
+  if (!name || name.length > 64 || /^[+-]/.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERRORS, findUnsafeText, normalizeLanguage, type Language } from '@portal/contracts';
+import { ERRORS, findUnsafeText, isTimeZone, normalizeLanguage, type Language } from '@portal/contracts';
 import { AppError } from './errors.js';
 import { t } from './i18n.js';
 
@@ -154,13 +154,9 @@ export function registerErrorHandling(app: FastifyInstance) {
  * There are about 600 zone names; the set is emptied if junk ever fills it.
  */
 const validTimeZones = new Set<string>();
-function isTimeZone(name: string): boolean {
+function isKnownTimeZone(name: string): boolean {
   if (validTimeZones.has(name)) return true;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-  } catch {
-    return false;
-  }
+  if (!isTimeZone(name)) return false;
   if (validTimeZones.size >= 2000) validTimeZones.clear();
   validTimeZones.add(name);
   return true;
@@ -177,7 +173,7 @@ export function registerRequestContext(app: FastifyInstance) {
       typeof header === 'string' ? header : typeof accept === 'string' ? accept.split(',')[0] : undefined,
     );
     const tz = request.headers.timezone;
-    if (typeof tz === 'string' && tz.length < 64) request.timezone = isTimeZone(tz) ? tz : 'UTC';
+    if (typeof tz === 'string' && tz.length < 64) request.timezone = isKnownTimeZone(tz) ? tz : 'UTC';
     done();
   });
 }

@@ -77,7 +77,8 @@ export const ProductCodeBody = z.object({ productCode: zRequiredText(FIELD_MAX.c
 export const ProductListQuery = z.object({ partnerCode: zText(FIELD_MAX.code).optional() });
 export const ProductListResult = z.object({ labName: z.string(), list: z.array(LabProduct) });
 
-export const ClosedDate = z.object({ date: zDate, note: zText(80).optional() });
+// A note may come back as the calendar gave it (null): a calendar read and saved unchanged is accepted.
+export const ClosedDate = z.object({ date: zDate, note: zText(80).nullish() });
 /** A laboratory's working weekdays (ISO: 1 Monday … 7 Sunday), closed dates and the timezone its days are in. */
 export const LabCalendar = z.object({
   workingWeekdays: z.array(zIntIn(1, 7)).min(1).max(WEEKDAYS.length),

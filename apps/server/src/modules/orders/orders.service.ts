@@ -2,6 +2,7 @@ import {
   canOrder,
   canRemake,
   CASE_FOLLOWS_RANK,
+  dateInTimeZone,
   CASE_STATUS_BY_ORDER,
   missingPrescriptionFields,
   prescriptionIssues,
@@ -262,6 +263,11 @@ export class OrdersService {
     if (body.action === 'ship' && !body.trackingNumber?.trim())
       fail('PARAM_INVALID', { field: 'trackingNumber' }, { field: 'trackingNumber' });
     const shipping = body.action === 'ship';
+    // Shipped without a date: today where the laboratory works (its calendar's timezone), not in UTC.
+    const shipDate = shipping
+      ? (body.shipDate ??
+        dateInTimeZone(new Date(), (await this.catalogue.workingCalendar(this.db, auth.organizationId)).timeZone))
+      : null;
     const results = [];
     // Each order's notifications are written in its own transaction; their mails go out together after the batch.
     const batch = newId();
@@ -286,7 +292,7 @@ export class OrdersService {
             to,
             startProcessing: body.action === 'startProcessing',
             trackingNumber: shipping ? body.trackingNumber!.trim() : null,
-            shipDate: shipping ? (body.shipDate ?? new Date().toISOString().slice(0, 10)) : null,
+            shipDate,
             estimatedDeliveryDate: shipping ? (body.estimatedDeliveryDate ?? null) : null,
           });
           // A remake canceled before the laboratory took it was withdrawn: it leaves the laboratory's scorecard.

@@ -117,12 +117,20 @@ export const reportsRepository = {
 
   async addVersion(
     db: Queryable,
-    v: { reportId: number; version: number; content: unknown; userId: number | null; userName: string },
+    v: {
+      reportId: number;
+      version: number;
+      content: unknown;
+      userId: number | null;
+      userName: string;
+      /** The publisher's day ('YYYY-MM-DD'). */
+      publishedOn: string;
+    },
   ) {
     await db.query(
-      `INSERT INTO report_versions (report_id, version, content, published_by, published_by_name)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [v.reportId, v.version, JSON.stringify(v.content), v.userId, v.userName],
+      `INSERT INTO report_versions (report_id, version, content, published_by, published_by_name, published_on)
+       VALUES ($1, $2, $3, $4, $5, $6::date)`,
+      [v.reportId, v.version, JSON.stringify(v.content), v.userId, v.userName, v.publishedOn],
     );
     await db.query(
       `UPDATE reports
@@ -133,8 +141,8 @@ export const reportsRepository = {
   },
 
   async versions(db: Queryable, reportId: number) {
-    return db.query<{ version: number; published_at: Date; published_by_name: string }>(
-      `SELECT version, published_at, published_by_name
+    return db.query<{ version: number; published_at: Date; published_on: string; published_by_name: string }>(
+      `SELECT version, published_at, to_char(published_on, 'YYYY-MM-DD') AS published_on, published_by_name
          FROM report_versions
         WHERE report_id = $1
         ORDER BY version DESC`,

@@ -62,6 +62,7 @@ const author = (request: FastifyRequest) => ({
   displayName: request.auth.user.display_name,
   toothNumberingSystem: request.auth.user.tooth_numbering_system,
   language: request.auth.user.language,
+  timeZone: request.timezone,
 });
 
 export function reportsModule(reports: ReportsService): Module {
@@ -266,7 +267,12 @@ export function reportsModule(reports: ReportsService): Module {
           config: { ...view, errors: ['NOT_FOUND'] },
         },
         async (request, reply) => {
-          const made = await reports.pdf(request.auth.organizationId, request.body.reportCode, request.body.version);
+          const made = await reports.pdf(
+            request.auth.organizationId,
+            request.body.reportCode,
+            request.body.version,
+            request.timezone,
+          );
           return sendReportPdf(reply, made);
         },
       );

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  dateInTimeZone,
   normalizeToothNumbering,
   REPORT_LABEL_KEYS,
   REPORT_LIMITS,
@@ -33,6 +34,8 @@ export interface ReportAuthor {
   userId: number;
   displayName: string;
   toothNumberingSystem: string;
+  /** Where the author works: a version published today is dated with this timezone's today. */
+  timeZone?: string;
 }
 
 /** The labels of the patient's report in a language (packages/contracts/locales/<lang>/report.json). */
@@ -189,6 +192,7 @@ export class ReportsService {
         content: locked.draft,
         userId: author.userId,
         userName: author.displayName,
+        publishedOn: dateInTimeZone(new Date(), author.timeZone ?? 'UTC'),
       });
     });
     return this.detail(orgId, reportCode);
@@ -339,10 +343,13 @@ export class ReportsService {
     return { format: file.format, size: null, stream: await this.store.read(file.storage_key) };
   }
 
-  /** The report's PDF (the draft, or a published version): A4, or Letter for the US and Canada region. */
-  async pdf(orgId: number, reportCode: string, version?: number) {
+  /**
+   * The report's PDF (the draft, or a published version): A4, or Letter for the US and Canada region. A version prints
+   * the day it was published; the draft, the day it was last changed in the reader's timezone.
+   */
+  async pdf(orgId: number, reportCode: string, version?: number, timeZone = 'UTC') {
     const row = await this.find(orgId, reportCode);
-    return this.pdfOf(row, await this.viewOf(row, version));
+    return this.pdfOf(row, await this.viewOf(row, version), timeZone);
   }
 
   /** The latest published version's PDF (for a public report page); null when there is none. */
@@ -352,14 +359,17 @@ export class ReportsService {
     return this.pdfOf((await reportsRepository.findById(this.db, reportId))!, view);
   }
 
-  private async pdfOf(row: ReportRow, view: ReportView) {
+  private async pdfOf(row: ReportRow, view: ReportView, timeZone = 'UTC') {
     const images = await Promise.all(
       view.images.map(async (i) => ({
         caption: i.caption,
         bytes: new Uint8Array(await readAll((await this.openImage(row, i)).stream)),
       })),
     );
-    const date = (view.publishedAt ?? iso(row.updated_at)!).slice(0, 10);
+    const date = view.version
+      ? (await reportsRepository.versions(this.db, Number(row.id))).find((v) => Number(v.version) === view.version)!
+          .published_on
+      : dateInTimeZone(new Date(row.updated_at), timeZone);
     const pdf = await this.pdfs.render({
       content: view.content,
       labels: view.labels,

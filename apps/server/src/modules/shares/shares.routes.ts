@@ -281,7 +281,13 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         async (request) => {
           const { max, windowSeconds } = SHARE_LIMITS.mailPerUser;
           await p.rateLimits.hit('shareMail:user', String(request.auth.userId), max, windowSeconds);
-          await shares.mail(request.auth, request.body.shareCode, request.body.email, request.body.language);
+          await shares.mail(
+            request.auth,
+            request.body.shareCode,
+            request.body.email,
+            request.body.language,
+            request.timezone,
+          );
           return ok(request, null);
         },
       );

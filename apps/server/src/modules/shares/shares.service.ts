@@ -191,12 +191,23 @@ export class SharesService {
     await sharesRepository.revoke(this.db, share.id, auth.userId, admin);
   }
 
-  /** Mails the link (never the password) in the recipient's language, through the outbox. */
-  async mail(auth: AuthContext, shareCode: string, to: string, language: Language) {
+  /**
+   * Mails the link (never the password) in the recipient's language, through the outbox. When it ends is told to the
+   * minute in the sender's timezone, named: the recipient's is not known, and a day alone could be the wrong one.
+   */
+  async mail(auth: AuthContext, shareCode: string, to: string, language: Language, timeZone = 'UTC') {
     const share = await this.own(auth, shareCode);
     if (statusOf(share) !== 'active') ended({ ...share, organization_name: auth.user.org_name });
     const expires = share.expires_at
-      ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(share.expires_at))
+      ? new Intl.DateTimeFormat(language, {
+          year: 'numeric',
+          month: 'long',
+          day: 'numeric',
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZone,
+          timeZoneName: 'short',
+        }).format(new Date(share.expires_at))
       : null;
     await this.mailer.send({
       to,
