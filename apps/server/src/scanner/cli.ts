@@ -101,7 +101,8 @@ export async function runScanner(argv: string[], log: (line: string) => void = c
     case 'upload': {
       if (!values.patient || !files.length) throw new Error('upload needs --patient and at least one file');
       const created = await client.createCase({
-        name: values.name ?? `Scan ${new Date().toISOString().slice(0, 10)}`,
+        // Today where the scanner is, as its own screen would say.
+        name: values.name ?? `Scan ${new Date().toLocaleDateString('en-CA')}`,
         patientName: values.patient,
         patientId: values['patient-id'],
         birthDate: values.birth,

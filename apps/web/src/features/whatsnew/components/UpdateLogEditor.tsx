@@ -10,6 +10,7 @@ import {
   type SaveUpdateLogBody,
   type UpdateLogTexts,
 } from '@portal/contracts';
+import { localToday } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { whatsNewKeys } from '../api/keys';
 import { getUpdateLogDetail } from '../api/updateLog';
@@ -20,8 +21,6 @@ interface FormValues {
   releaseDate: string;
   texts: Partial<Record<Language, { title?: string; markdown?: string }>>;
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Writes or edits an entry: a version, a date and, per language, a title and Markdown (English required). */
 export function UpdateLogEditor({ id, onClose }: { id: number | null; onClose: () => void }) {
@@ -80,7 +79,7 @@ export function UpdateLogEditor({ id, onClose }: { id: number | null; onClose: (
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ releaseDate: today(), texts: {} }}
+        initialValues={{ releaseDate: localToday(), texts: {} }}
         onFinish={submit}
         onFinishFailed={({ errorFields }) => {
           const lang = errorFields[0]?.name[1];
