@@ -113,11 +113,26 @@ export async function createHarness(
     call,
     listen,
     close: async () => {
-      await app.close();
-      await db.close();
+      // A close that hangs says which part is still waiting before the hook's timeout ends the run.
+      await slowStepSays(
+        'closing the app (its hooks, then its open connections)',
+        () => app.close(),
+        () => ({ listening: app.server.listening }),
+      );
+      await slowStepSays('closing the database', () => db.close());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs a step; if it is still running after 20 s, prints what it is (and `state()`), then keeps waiting for it. */
+async function slowStepSays<T>(what: string, step: () => Promise<T>, state: () => unknown = () => ({})) {
+  const timer = setTimeout(() => console.error(`still ${what} after 20 s`, state()), 20_000);
+  try {
+    return await step();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 interface DocumentedAnswers {

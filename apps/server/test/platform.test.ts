@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoText, sqlIsoTime } from '../src/platform/db.js';
+import { Jobs } from '../src/platform/jobs.js';
 import { testDbKind } from './db-url.js';
 import { createHarness, type Harness } from './harness.js';
 
@@ -56,6 +57,33 @@ describe('platform', () => {
     ]);
     expect(rows.every((r) => r.none === null)).toBe(true);
     expect(rows.map((r) => isoText(r.text))).toEqual(rows.map((r) => isoText(r.driver)));
+  });
+
+  it('claims no job once stopping: stop waits for the running one, and the next stays queued', async () => {
+    const jobs = new Jobs(h.db, h.app.log, { pollMs: 10, concurrency: 1 });
+    let release!: () => void;
+    const ran: number[] = [];
+    jobs.handle('stopTest', async (p) => {
+      ran.push(Number(p.n));
+      if (p.n === 1) await new Promise<void>((r) => (release = r));
+    });
+    await jobs.enqueue('stopTest', { n: 1 });
+    await jobs.enqueue('stopTest', { n: 2 });
+    jobs.start();
+    jobs.wakeUp();
+    while (!ran.length) await new Promise((r) => setTimeout(r, 5));
+    const stopping = jobs.stop();
+    release();
+    await stopping;
+    await new Promise((r) => setTimeout(r, 50)); // a draining loop would have claimed the second by now
+    expect(ran).toEqual([1]);
+    const states = await h.db.query<{ n: string; status: string }>(
+      `SELECT payload->>'n' AS n, status FROM jobs WHERE kind = 'stopTest' ORDER BY id`,
+    );
+    expect(states.map((r) => [r.n, r.status])).toEqual([
+      ['1', 'done'],
+      ['2', 'queued'],
+    ]);
   });
 
   it('refuses a query that escapes its transaction, at once, and keeps the database usable', async () => {

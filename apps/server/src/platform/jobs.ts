@@ -26,6 +26,8 @@ export class Jobs {
   private timer?: NodeJS.Timeout;
   private recovery?: NodeJS.Timeout;
   private running = 0;
+  /** Set by `stop`: no job is claimed after it, so none runs against a closing worker or database. */
+  private stopped = false;
   private wake?: () => void;
   private readonly opts: JobOptions;
 
@@ -56,8 +58,9 @@ export class Jobs {
   }
 
   start() {
+    this.stopped = false;
     const loop = async () => {
-      while (this.running < this.opts.concurrency && (await this.runOne())) {
+      while (!this.stopped && this.running < this.opts.concurrency && (await this.runOne())) {
         /* keep draining */
       }
     };
@@ -74,7 +77,12 @@ export class Jobs {
     this.timer.unref();
   }
 
+  /**
+   * Claims no more jobs and waits for the running ones. A draining loop used to claim the next job as soon as the
+   * one `stop` waited for ended, and ran it while the app closed around it.
+   */
   async stop() {
+    this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.recovery);
     this.wake = undefined;
@@ -100,7 +108,7 @@ export class Jobs {
   /** Claims and runs one job; false when none is ready. */
   async runOne(): Promise<boolean> {
     const kinds = [...this.handlers.keys()];
-    if (!kinds.length) return false;
+    if (!kinds.length || this.stopped) return false;
     this.running += 1;
     try {
       const claim = newId();
