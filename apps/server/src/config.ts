@@ -63,6 +63,7 @@ const EnvSchema = z.object({
   CLOSED_ORGANIZATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
 });
 
 export interface Config {
@@ -109,6 +110,8 @@ export interface Config {
   fileLinkTtlSeconds: number;
   /** How long a background job's claim lasts unless its process renews it (the job of a dead process waits this). */
   jobLeaseSeconds: number;
+  /** How long a stopping server waits for requests in flight before it cuts their connections. */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     closedOrganizationRetentionDays: e.CLOSED_ORGANIZATION_RETENTION_DAYS,
     fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
   };
 }
 

@@ -64,6 +64,19 @@ export async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Requests in flight get a grace period; then their connections are cut (an upload resumes where it stopped), so
+    // a stalled client cannot hold the exit. Running jobs are awaited for as long again, then left to their lease.
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    const cut = setTimeout(() => {
+      app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'cutting connections still open at shutdown');
+      app.server.closeAllConnections();
+    }, graceMs);
+    const abandon = setTimeout(() => {
+      app.log.warn('shutdown did not finish in time: exiting with work unfinished');
+      process.exit(1);
+    }, 2 * graceMs);
+    cut.unref();
+    abandon.unref();
     await app.close();
     await db.close();
     process.exit(0);
