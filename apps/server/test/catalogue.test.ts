@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrgType } from '@portal/contracts';
+import { OrgType, dateInTimeZone } from '@portal/contracts';
 import { createHarness, type Harness } from './harness.js';
 import { newCase, partner, side, type Side } from './fixtures.js';
 
@@ -213,7 +213,7 @@ describe('the working calendar and delivery dates', () => {
 
   it('a shipment without a date is dated today where the laboratory works, not in UTC', async () => {
     // Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a day: the laboratory's timezone decides it.
-    const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    const today = (zone: string) => dateInTimeZone(new Date(), zone);
     const { saved: _, ...calendarBefore } = (await call('calendar', lab)).data;
     for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
       await call('saveCalendar', lab, { workingWeekdays: [1, 2, 3, 4, 5, 6, 7], closedDates: [], timeZone });

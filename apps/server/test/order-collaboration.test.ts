@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { OrgType } from '@portal/contracts';
+import { OrgType, dateInTimeZone } from '@portal/contracts';
 import { newCode } from '../src/platform/crypto.js';
 import { createHarness, createUser, login, mailBatchesSettled, type Harness } from './harness.js';
 
@@ -452,7 +452,7 @@ describe('order list export', () => {
     });
     expect(exported.headers['content-disposition']).toMatch(/attachment; filename\*=UTF-8''.+\.csv/);
     // Dates are the reader's days: the file's name and each order's day (the newest was made just now).
-    const kiritimati = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+    const kiritimati = dateInTimeZone(new Date(), 'Pacific/Kiritimati');
     const farEast = await h.app.inject({
       method: 'POST',
       url: '/api/v2/order/export',

@@ -8,6 +8,7 @@ import {
   ORDER_TRANSITIONS,
   OrgType,
   canOrder,
+  dateInTimeZone,
 } from '@portal/contracts';
 import { MIGRATIONS_DIR } from '../src/platform/paths.js';
 import { createHarness, createUser, login, snapshot, type Harness } from './harness.js';
@@ -186,7 +187,7 @@ describe('orders', () => {
   it("filter by the reader's days: a day starts at midnight in the timezone the request names", async () => {
     const order = (await send()).res.data.list[0].orderCode as string;
     // Kiritimati is UTC+14 and Pago Pago UTC−11: whenever this runs, Kiritimati's today is a later day there.
-    const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    const today = (zone: string) => dateInTimeZone(new Date(), zone);
     const ahead = today('Pacific/Kiritimati');
     const listed = async (zone: string | undefined, day: string) =>
       (

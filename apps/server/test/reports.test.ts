@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { OrgType } from '@portal/contracts';
+import { OrgType, dateInTimeZone } from '@portal/contracts';
 import { createHarness, createUser, login, type Harness } from './harness.js';
 import { count, newCase, side, type Side } from './fixtures.js';
 import { binaryStl, PNG, tusUpload } from './uploads.js';
@@ -535,7 +535,7 @@ describe('oral health reports', () => {
 
     it("prints a version's publication day in the publisher's timezone, and a draft's day in the reader's", async () => {
       // Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a day: whichever day this runs, they print apart.
-      const today = (zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+      const today = (zone: string) => dateInTimeZone(new Date(), zone);
       const reportCode = await newReport();
       await call(clinic, 'report/save', { reportCode, content: { language: 'en', summary: 'Dated.' } });
       const published = await h.call('report/publish', {
