@@ -464,13 +464,14 @@ describe('a batch order action', () => {
 describe('a purge', () => {
   const SMALL = 100;
   const ORDERED = 20;
-  const BIG_FILES = 400;
+  const BIG_FILES = 2000;
 
   it('killed mid-way (by hand, then in the retention run at start) leaves no case half-purged and no bytes behind', async () => {
     const store = await childDatabase();
     // Cases are purged in the order they were made. Three hold many files, so that deleting their bytes after their
-    // commit takes a few milliseconds: the kills land right after those commits, at a random place in each run (the
-    // third only when neither of the first two landed before the bytes were deleted).
+    // commit takes several milliseconds (with 400 files a fast machine had deleted them all before the kill landed):
+    // the kills land right after those commits, at a random place in each run (the third only when neither of the
+    // first two landed before the bytes were deleted).
     const bigAt = [rand.between(5, 40), rand.between(45, 70), rand.between(75, SMALL)].map(Math.floor);
     const seeded = await withDb(store, async (db) => {
       const { clinic, lab, partnershipId } = await practice(db);
