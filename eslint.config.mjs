@@ -5,6 +5,8 @@ import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
 
 const TYPED = [
@@ -65,6 +67,23 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // No import cycles (docs/architecture.md, "Boundaries the lint enforces"): a module that needs something of one
+    // that imports it takes it as a parameter (the users module gets the session port from app.ts), or the shared
+    // piece moves to a third module.
+    files: TYPED,
+    plugins: { 'import-x': importX },
+    settings: {
+      // Which files are parsed, and how (the resolver below replaces the preset's).
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'] }),
+        createNodeResolver(),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   { files: WEB, languageOptions: { globals: { ...globals.browser } } },
   {

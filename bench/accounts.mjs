@@ -2,6 +2,7 @@
 // against the same statements sent directly, and how long a role change takes to reach a second server process.
 import pg from 'pg';
 import {
+  signInKeysForBulkUsers,
   SERVER_SESSION,
   fmtMeasured,
   keepAlivePoster,
@@ -39,6 +40,7 @@ export async function accountsBench({ adminUrl, start, waitFor, stop, freePort }
            CASE WHEN g % ${ORGS} = 0 THEN ${lab} ELSE (SELECT id FROM organizations WHERE code = 'bench' || (g % ${ORGS})) END,
            ${role}, 1 + (g % 7 = 0)::int, '!', now() - (g || ' minutes')::interval
       FROM generate_series(1, ${USERS}) g`);
+  await signInKeysForBulkUsers(db);
   await db.query('VACUUM ANALYZE users');
   await db.query('CHECKPOINT');
 

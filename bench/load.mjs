@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { fmtMB, percentile, ROOT, rssBytes, sleep } from './portal-lib.mjs';
+import { fmtMB, percentile, ROOT, rssBytes, signInKeysForBulkUsers, sleep } from './portal-lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -158,6 +158,7 @@ async function seed(db) {
   );
   await db.query(`INSERT INTO agreement_read_logs (user_id, agreement_type, version)
     SELECT u.id, a.type, a.version FROM users u CROSS JOIN agreements a WHERE u.account ~ '^load[cl][0-9]+n'`);
+  await signInKeysForBulkUsers(db);
   await db.query(
     `INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id)
      SELECT 'loadp' || c.code || l.code, c.id, l.id, 1, c.id

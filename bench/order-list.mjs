@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import {
+  signInKeysForBulkUsers,
   BENCH_SECONDS,
   SERVER_SESSION,
   fmtMeasured,
@@ -77,6 +78,7 @@ async function seed(db, connectionString) {
   );
   await db.query(`INSERT INTO agreement_read_logs (user_id, agreement_type, version)
     SELECT u.id, a.type, a.version FROM users u CROSS JOIN agreements a WHERE u.account ~ '^bench[cl][0-9]+$'`);
+  await signInKeysForBulkUsers(db);
   await db.query(
     `
     INSERT INTO partnerships (code, clinic_organization_id, lab_organization_id, status, initiator_organization_id)

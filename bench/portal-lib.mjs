@@ -407,3 +407,18 @@ const fmtCpu = (r) =>
     .join(', ')}`;
 export const fmtMeasured = (r) =>
   `${fmtLoad(r)}; ${fmtCpu(r)}; other processes ${r.others.toFixed(1)} of ${r.cores} CPUs`;
+
+/**
+ * Sign-in keys for users a benchmark wrote in bulk with SQL (the portal claims them as it makes a user): their account
+ * names and emails are plain ASCII, whose keys are their lower case.
+ */
+export async function signInKeysForBulkUsers(db) {
+  await db.query(`
+    INSERT INTO sign_in_identifiers (identifier, user_id, kind)
+    SELECT lower(u.account), u.id, 'account' FROM users u
+     WHERE NOT EXISTS (SELECT 1 FROM sign_in_identifiers i WHERE i.user_id = u.id)
+    UNION ALL
+    SELECT lower(u.email), u.id, 'email' FROM users u
+     WHERE NOT EXISTS (SELECT 1 FROM sign_in_identifiers i WHERE i.user_id = u.id)
+    ON CONFLICT DO NOTHING`);
+}

@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import {
+  signInKeysForBulkUsers,
   BENCH_SECONDS,
   ROOT,
   SERVER_SESSION,
@@ -112,6 +113,7 @@ async function seed(db) {
   );
   await db.query(`INSERT INTO agreement_read_logs (user_id, agreement_type, version)
     SELECT u.id, a.type, a.version FROM users u CROSS JOIN agreements a WHERE u.account ~ '^benchs[cl][0-9]+$'`);
+  await signInKeysForBulkUsers(db);
   const [{ lab }] = (await db.query(`SELECT id AS lab FROM organizations WHERE code = 'benchsl1'`)).rows;
   await db.query(
     `

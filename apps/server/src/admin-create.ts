@@ -3,7 +3,7 @@ import { checkPassword, OrgType } from '@portal/contracts';
 import { loadConfig } from './config.js';
 import { openDatabase } from './main.js';
 import { createAccount } from './seed.js';
-import { usersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
 
 /** Creates a super administrator: `npm run admin:create -- --account a --email e` (password asked, or ADMIN_PASSWORD). */
 async function run() {
@@ -20,7 +20,9 @@ async function run() {
     throw new Error('The password must be 8 to 20 characters with at least 3 of: digit, uppercase, lowercase, symbol.');
   const config = loadConfig();
   const db = await openDatabase(config);
-  if (await usersRepository.accountExists(db, account)) throw new Error(`The account ${account} already exists.`);
+  if (await UsersService.identifierTaken(db, { account }))
+    throw new Error(`The account ${account} is already someone's account name, email or phone number.`);
+  if (await UsersService.identifierTaken(db, { email })) throw new Error(`The email ${email} is already in use.`);
   await createAccount(db, {
     account,
     email,

@@ -10,11 +10,12 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { API_BASE, SHARE_PAGES } from '@portal/contracts';
 import { loggerOptions, registerRequestLines } from './platform/logging.js';
 import type { Config } from './config.js';
-import type { Db } from './platform/db.js';
+import type { Db, Queryable } from './platform/db.js';
 import { registerApiDocs } from './platform/api-docs.js';
 import {
   authenticateSession,
   authenticateToken,
+  Permissions,
   registerAuthentication,
   roleHasPermission,
   TokenService,
@@ -56,6 +57,9 @@ import { AccountService } from './modules/users/account.service.js';
 import { contactsModule } from './modules/contacts/contacts.routes.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
 import { usersModule } from './modules/users/users.routes.js';
+import { UsersService } from './modules/users/users.service.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { verifyCurrentPassword } from './modules/auth/password-check.js';
 import { usersAdminModule } from './modules/users/users-admin.routes.js';
 import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { rolesModule } from './modules/roles/roles.routes.js';
@@ -215,7 +219,11 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     { queue: (tx, fileId) => jobs.enqueue('prepareModel', { fileId }, tx), wakeUp: () => jobs.wakeUp() },
     blobDeletions,
   );
-  const cases = new CasesService(db, blobDeletions, app.log);
+  const caseFiles = {
+    byCase: (q: Queryable, caseId: number) => FilesService.byCase(q, caseId),
+    deleteOfCase: (tx: Queryable, caseId: number) => FilesService.deleteOfCase(tx, caseId),
+  };
+  const cases = new CasesService(db, blobDeletions, caseFiles, app.log);
   const notifier = new OrderNotifier(db, mailer, config.publicUrl, app.log);
   const attachments = new OrderAttachments(
     db,
@@ -242,7 +250,13 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
   app.addHook('onClose', () => housekeeping.stop());
-  const roles = new RolesService(db);
+  const permissions = new Permissions({ db, sessions });
+  const roles = new RolesService(db, permissions);
+  // The users module ends sessions and checks passwords through the auth module's statics, given here.
+  const userSessions = {
+    endSessionsOfUser: (...a: Parameters<typeof AuthService.endSessionsOfUser>) => AuthService.endSessionsOfUser(...a),
+    verifyCurrentPassword,
+  };
   const reportPdfs = new ReportPdfRenderer(app.log);
   app.addHook('onClose', () => reportPdfs.stop());
   const reports = new ReportsService(db, store, filesService, blobDeletions, reportPdfs);
@@ -251,10 +265,10 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     authModule(platform),
     registrationModule(platform),
     recoveryModule(platform),
-    usersModule(platform),
+    usersModule(new UsersService(db, mailer, userSessions, roles)),
     accountModule(new AccountService(db, mailer, config.publicUrl)),
     contactsModule(new ContactsService(db, mailer, config.publicUrl), demoMailbox),
-    usersAdminModule(new UsersAdminService(db, mailer, config, roles), demoMailbox),
+    usersAdminModule(new UsersAdminService(db, mailer, config, roles, userSessions), demoMailbox),
     rolesModule(roles),
     agreementsModule(platform),
     menusModule(platform),
@@ -273,7 +287,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     messagesModule(new MessagesService(db, orders, notifier)),
     dashboardModule(new DashboardService(db)),
     scorecardsModule(new ScorecardsService(db)),
-    sharesModule(platform, new SharesService(db, cases, orders, reports, filesService, roles, mailer, config)),
+    sharesModule(platform, new SharesService(db, cases, orders, reports, filesService, permissions, mailer, config)),
     softwareModule(platform),
     reportsModule(reports),
     annotationsModule(new AnnotationsService(db, cases, orders)),

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { migrate, openDb, type Db } from './platform/db.js';
+import { openDb, type Db } from './platform/db.js';
+import { migrateAll } from './migrations.js';
 import { buildApp } from './app.js';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
 
@@ -11,7 +12,7 @@ export async function openDatabase(config: Config): Promise<Db> {
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
   });
-  await migrate(db);
+  await migrateAll(db);
   return db;
 }
 

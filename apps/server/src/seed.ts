@@ -1,7 +1,7 @@
 import { AGREEMENT_TYPES, OrgType, PartnerStatus, ReviewStatus, UserStatus } from '@portal/contracts';
 import type { Db } from './platform/db.js';
 import { hashPassword, newCode } from './platform/crypto.js';
-import { usersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
 import { organizationsRepository } from './modules/organizations/organizations.repository.js';
 import { agreementsRepository } from './modules/agreements/agreements.repository.js';
 import { partnersRepository } from './modules/partners/partners.repository.js';
@@ -77,7 +77,7 @@ export async function createAccount(
       email: a.email,
     });
     const [role] = await tx.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [a.roleCode]);
-    const userId = await usersRepository.insert(tx, {
+    const userId = await UsersService.insert(tx, {
       userCode: newCode('u'),
       account: a.account,
       email: a.email,

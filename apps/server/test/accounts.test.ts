@@ -64,7 +64,7 @@ describe('users', () => {
   });
 
   it('account, email and phone stay unique across the site, named as the form is typed', async () => {
-    const { account, email } = await addUser(lab, { phone: '+1 555 0100' });
+    const { account, email } = await addUser(lab, { phone: '+1 415 555 0100' });
     const again = await h.call('user/save_or_update', {
       token: clinic.token,
       body: { account, displayName: 'X', email: 'other@example.test', roleCode: 'clinic_admin' },
@@ -76,7 +76,7 @@ describe('users', () => {
     });
     expect([mail.code, mail.data.field]).toEqual([1008, 'email']);
     expect((await h.call('user/checkUsernameExist', { body: { email } })).data.exists).toBe(true);
-    expect((await h.call('user/checkUsernameExist', { body: { phone: '+1 555 0100' } })).data.exists).toBe(true);
+    expect((await h.call('user/checkUsernameExist', { body: { phone: '+1 415 555 0100' } })).data.exists).toBe(true);
     expect((await h.call('user/checkUsernameExist', { body: { account: 'nobodyhere' } })).data.exists).toBe(false);
   });
 

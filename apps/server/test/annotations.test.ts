@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGREEMENT_TYPES, ANNOTATION_LIMITS, OrgType, UserStatus } from '@portal/contracts';
 import { hashPassword, newCode } from '../src/platform/crypto.js';
-import { usersRepository } from '../src/modules/users/users.repository.js';
+import { UsersService } from '../src/modules/users/users.service.js';
 import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
 import { createHarness, login, PASSWORD, type Harness } from './harness.js';
 import { count, CROWN, newCase, orderAction, partner, side, type Side } from './fixtures.js';
@@ -107,7 +107,7 @@ async function member(s: Side, roleCode?: string): Promise<Side & { userCode: st
     : await h.db.query<{ id: number }>('SELECT role_id AS id FROM users WHERE id = $1', [s.userId]);
   const userCode = newCode('u');
   const displayName = `Member ${account}`;
-  const userId = await usersRepository.insert(h.db, {
+  const userId = await UsersService.insert(h.db, {
     userCode,
     account,
     email: `${account}@example.test`,

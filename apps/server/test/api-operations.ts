@@ -30,6 +30,8 @@ export interface Operation {
   security: Security;
   body?: { contentType: 'application/json' | 'multipart/form-data'; schema: JsonSchema };
   parameters: Array<{ in: 'path' | 'query'; name: string; required: boolean; schema: JsonSchema }>;
+  /** The permission code its caller's role must hold (`x-permission`), when the route names one. */
+  permission?: string;
   /** The catalogue codes and HTTP statuses it documents. */
   codes: number[];
   statuses: number[];
@@ -42,6 +44,7 @@ interface DocumentOperation {
   parameters?: Array<{ in: string; name: string; required?: boolean; schema: JsonSchema }>;
   responses: Record<string, unknown>;
   'x-codes': number[];
+  'x-permission'?: string;
 }
 
 /** Every operation of the document the running app serves: a call added to the server is listed here at once. */
@@ -66,6 +69,7 @@ export async function readOperations(h: Harness): Promise<Operation[]> {
           required: Boolean(p.required),
           schema: p.schema,
         })),
+        permission: op['x-permission'],
         codes: [200, ...op['x-codes']],
         statuses: Object.keys(op.responses).map(Number),
       } satisfies Operation;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { migrate, openDb, postgresDb, type Db } from '../src/platform/db.js';
+import { openDb, postgresDb, type Db } from '../src/platform/db.js';
+import { migrateAll } from '../src/migrations.js';
 import { postgresAdminUrl, testDbKind, withDatabase } from './db-url.js';
 import { randomBytes } from 'node:crypto';
 
@@ -51,7 +52,7 @@ export async function childDatabase(opts: { fresh?: boolean } = {}) {
     /** Opens the database from the test process: migrated, or as it is with `{ migrate: false }`. */
     async open(o: { migrate?: boolean } = {}): Promise<Db> {
       const db = await openDb({ databaseUrl, pgliteDir: databaseUrl ? undefined : join(dataDir, 'pglite') });
-      if (o.migrate !== false) await migrate(db);
+      if (o.migrate !== false) await migrateAll(db);
       return db;
     },
     async drop() {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType, PartnerStatus } from '@portal/contracts';
-import { hashPassword, newCode } from '../src/platform/crypto.js';
 import { createHarness, login, PASSWORD, snapshot, type Harness } from './harness.js';
-import { count, newCase, orderAction, partner, sendToLab, side, type Side } from './fixtures.js';
+import { count, member as memberOf, newCase, orderAction, partner, sendToLab, side, type Side } from './fixtures.js';
 import { binaryStl, PNG, tusUpload } from './uploads.js';
 
 /** Own space → Organization: information, images, areas; closing the account, restoring it and its purge. */
@@ -38,28 +37,8 @@ const ADDRESS = {
 };
 
 /** A user of the organization with a role of its own (not an administrator) holding the given menu entries. */
-async function member(s: Side, menuCodes: string[]) {
-  const account = `member${newCode('').slice(0, 8)}`;
-  const [role] = await h.db.query<{ id: number }>(
-    `INSERT INTO roles (code, name, org_type, organization_id) VALUES ($1, 'Front desk', 2, $2) RETURNING id`,
-    [newCode('role'), s.organizationId],
-  );
-  await h.db.query(`INSERT INTO role_menus (role_id, menu_id) SELECT $1, id FROM menus WHERE code = ANY ($2::text[])`, [
-    role!.id,
-    menuCodes,
-  ]);
-  await h.db.query(
-    `INSERT INTO users (user_code, account, email, display_name, organization_id, role_id, status, is_org_admin, password_hash)
-     VALUES ($1, $2, $3, 'Front desk', $4, $5, 1, false, $6)`,
-    [newCode('u'), account, `${account}@example.test`, s.organizationId, role!.id, await hashPassword(PASSWORD)],
-  );
-  await h.db.query(
-    `INSERT INTO agreement_read_logs (user_id, agreement_type, version)
-     SELECT u.id, a.type, a.version FROM users u, agreements a WHERE u.account = $1`,
-    [account],
-  );
-  return { token: (await login(h, account)).accessToken };
-}
+/** A member of the clinic whose role holds these menu entries. */
+const member = (s: Side, menuCodes: string[]) => memberOf(h, s, OrgType.Clinic, menuCodes);
 
 async function uploadImage(token: string, target: string | null, bytes: Buffer | null, name = 'logo.png') {
   const base = await h.listen();
@@ -237,9 +216,9 @@ describe('organization information', () => {
 });
 
 describe('closing the account', () => {
-  it('needs the administrator, the password within 15 minutes and the name typed again', async () => {
+  it('needs the button (company:close), the password within 15 minutes and the name typed again', async () => {
     const s = await side(h, OrgType.Clinic);
-    const desk = await member(s, ['ownSpace', 'ownSpace.companyClose']);
+    const desk = await member(s, ['ownSpace', 'ownSpace.companyEdit']);
     const name = `Org ${s.account}`;
     expect((await h.call('company/close_account', { token: s.token, body: { confirmName: name } })).code).toBe(1014);
     await verify(s);
@@ -250,7 +229,7 @@ describe('closing the account', () => {
     expect([mismatch.code, mismatch.data?.field]).toEqual([2081, 'confirmName']);
     const empty = await h.call('company/close_account', { token: s.token, body: { confirmName: '' } });
     expect([empty.status, empty.data?.field]).toEqual([400, 'confirmName']);
-    // A user whose role carries the button but who is not the organization's administrator.
+    // A member who may edit the organization but whose role does not carry the button.
     expect((await h.call('company/close_account', { token: desk.token, body: { confirmName: name } })).code).toBe(1002);
     // The portal's own organization cannot be closed.
     const [{ name: innerName }] = (await h.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [

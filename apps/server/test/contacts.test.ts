@@ -141,12 +141,12 @@ describe('contacts', () => {
   });
 
   it('sends a text message to users who chose SMS, through the outbox', async () => {
-    await h.call('user/edit', { token: clinic.token, body: { displayName: 'Clinic admin', phone: '+1 555 0300' } });
+    await h.call('user/edit', { token: clinic.token, body: { displayName: 'Clinic admin', phone: '+1 415 555 0300' } });
     await h.call('user/update', { token: clinic.token, body: { msgReceiveType: 'sms' } });
     const [orderCode] = await sendToLab(h, clinic, partnerCode, [await newCase(h, clinic)]);
     await orderAction(h, lab, [orderCode!], 'accept');
     const [sms] = await h.db.query<{ subject: string; body_text: string }>(
-      `SELECT subject, body_text FROM mail_outbox WHERE to_address = 'sms:+1 555 0300'`,
+      `SELECT subject, body_text FROM mail_outbox WHERE to_address = 'sms:+1 415 555 0300'`,
     );
     expect(sms!.subject).toBe('SMS');
     expect(sms!.body_text).toContain(orderCode);

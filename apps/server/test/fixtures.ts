@@ -1,6 +1,8 @@
-import { OrgType } from '@portal/contracts';
+import { AGREEMENT_TYPES, OrgType } from '@portal/contracts';
+import { UsersService } from '../src/modules/users/users.service.js';
+import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
 import { hashPassword, newCode, newToken, sha256 } from '../src/platform/crypto.js';
-import { createUser, login, type Harness } from './harness.js';
+import { createUser, login, PASSWORD, type Harness } from './harness.js';
 
 /** One organization's administrator, signed in. */
 export interface Side {
@@ -72,4 +74,42 @@ export async function boundScanner(h: Harness, clinic: Side) {
   const token = `dvc_${newToken()}`;
   await h.db.query('INSERT INTO device_tokens (token_hash, device_id) VALUES ($1, $2)', [sha256(token), device!.id]);
   return { serial, deviceId: Number(device!.id), token };
+}
+
+/**
+ * A member of `org` whose role (the organization's own) holds exactly these menu entries and their parents, as the
+ * role editor would save them; signed in.
+ */
+export async function member(h: Harness, org: Side, orgType: number, menuCodes: string[]) {
+  const [role] = await h.db.query<{ id: number; code: string }>(
+    `INSERT INTO roles (code, name, org_type, organization_id) VALUES ($1, $2, $3, $4) RETURNING id, code`,
+    [newCode('r'), `Narrow ${newToken().slice(0, 6)}`, orgType, org.organizationId],
+  );
+  await h.db.query(
+    `WITH RECURSIVE wanted AS (
+       SELECT code, parent_code FROM menus WHERE code = ANY ($2::text[])
+       UNION SELECT m.code, m.parent_code FROM menus m JOIN wanted w ON m.code = w.parent_code)
+     INSERT INTO role_menus (role_id, menu_id) SELECT $1, m.id FROM menus m JOIN wanted w ON w.code = m.code`,
+    [role!.id, menuCodes],
+  );
+  const account = `member${newToken()
+    .slice(0, 8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
+  const userId = await UsersService.insert(h.db, {
+    userCode: newCode('u'),
+    account,
+    email: `${account}@example.test`,
+    phone: null,
+    displayName: `Member ${account}`,
+    organizationId: org.organizationId,
+    roleId: Number(role!.id),
+    status: 1,
+    isOrgAdmin: false,
+    language: 'en',
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  await agreementsRepository.markRead(h.db, userId, [...AGREEMENT_TYPES]);
+  const tokens = await login(h, account);
+  return { token: tokens.accessToken, userId, account, roleCode: role!.code, roleId: Number(role!.id) };
 }

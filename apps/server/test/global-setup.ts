@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
-import { migrate, pgliteDb, postgresDb } from '../src/platform/db.js';
+import { pgliteDb, postgresDb } from '../src/platform/db.js';
+import { migrateAll } from '../src/migrations.js';
 import { testDbKind, postgresAdminUrl, withDatabase } from './db-url.js';
 
 declare module 'vitest' {
@@ -24,7 +25,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.query(`CREATE DATABASE ${name}`);
     const db = postgresDb(withDatabase(postgresAdminUrl(), name), 1);
-    await migrate(db);
+    await migrateAll(db);
     await db.close();
     project.provide('postgresTemplate', name);
     project.provide('pgliteTemplate', '');
@@ -35,7 +36,7 @@ export default async function setup(project: TestProject) {
   }
   const dir = mkdtempSync(join(tmpdir(), 'portal-tmpl-'));
   const pg = await PGlite.create();
-  await migrate(pgliteDb(pg));
+  await migrateAll(pgliteDb(pg));
   const dump = await pg.dumpDataDir('none');
   const file = join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

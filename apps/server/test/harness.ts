@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { pgliteDb, postgresDb, type Db } from '../src/platform/db.js';
 import { hashPassword, newCode } from '../src/platform/crypto.js';
 import { organizationsRepository } from '../src/modules/organizations/organizations.repository.js';
-import { usersRepository } from '../src/modules/users/users.repository.js';
+import { UsersService } from '../src/modules/users/users.service.js';
 import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
 import { postgresAdminUrl, testDbKind, withDatabase } from './db-url.js';
 
@@ -212,7 +212,7 @@ export async function createUser(
   if (opts.orgStatus)
     await db.query('UPDATE organizations SET status = $2 WHERE id = $1', [organizationId, opts.orgStatus]);
   const [role] = await db.query<{ id: number }>('SELECT id FROM roles WHERE code = $1', [roleCode]);
-  const userId = await usersRepository.insert(db, {
+  const userId = await UsersService.insert(db, {
     userCode: newCode('u'),
     account,
     email,

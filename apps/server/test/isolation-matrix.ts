@@ -480,6 +480,11 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   mailListOutbox: { callers: ['inner'], probe: () => post('mail/listOutbox', {}) },
+  userSignInDisputes: {
+    callers: ['inner'],
+    note: 'sign-in identifiers of every organization: the super administrator resolves them',
+    probe: () => post('user/signInDisputes', {}),
+  },
   companyListByPage: { callers: ['inner'], probe: () => post('company/listByPage', { pageSize: 100 }) },
   // The super administrator reads any organization's information; nobody else reads another's.
   companyDetail: {

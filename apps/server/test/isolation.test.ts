@@ -3,11 +3,13 @@ import { createSecretKey } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenService } from '../src/platform/auth.js';
-import { assertDocumented, createHarness, login, type Harness } from './harness.js';
+import { assertDocumented, createHarness, login, PASSWORD, type Harness } from './harness.js';
 import { readOperations, type Operation } from './api-operations.js';
 import { ISOLATION_MATRIX, privateMarkers, type MatrixRequest } from './isolation-matrix.js';
 import { fileState, StateWatch } from './state.js';
-import { buildWorld, multipart, type Org, type World } from './world.js';
+import { buildWorld, multipart, ORG_TYPE, type Org, type World } from './world.js';
+import { member } from './fixtures.js';
+import { PERMISSION_FROM_REQUEST } from '../src/platform/api-docs.js';
 
 /**
  * The isolation matrix, generated from the API document and the table in isolation-matrix.ts: every operation is
@@ -23,7 +25,8 @@ let badTokens: Record<string, string>;
 const stats = { operations: 0, requests: 0 };
 
 beforeAll(async () => {
-  h = await createHarness();
+  // The permission matrix signs in a member per role it tries.
+  h = await createHarness({ LOGIN_RATE_LIMIT_PER_MINUTE: '1000' });
   w = await buildWorld(h);
   operations = await readOperations(h);
   watch = new StateWatch(h);
@@ -47,7 +50,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-type Caller = { org?: Org; token?: string; label: string };
+type Caller = { org?: Org; token?: string; label: string; address?: string };
 
 async function send(req: MatrixRequest, caller: Caller) {
   const method = req.method ?? 'POST';
@@ -71,7 +74,13 @@ async function send(req: MatrixRequest, caller: Caller) {
   } else {
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const res = await h.app.inject({ method, url: `/api/v2/${path}`, headers, payload });
+    const res = await h.app.inject({
+      method,
+      url: `/api/v2/${path}`,
+      headers,
+      payload,
+      ...(caller.address && { remoteAddress: caller.address }),
+    });
     [status, body, type] = [res.statusCode, res.body, String(res.headers['content-type'] ?? '')];
   }
   stats.requests += 1;
@@ -236,4 +245,85 @@ describe('isolation matrix', () => {
     console.log(`isolation matrix: ${stats.operations} operations, ${stats.requests} requests`);
     expect(problems).toEqual([]);
   }, 300_000);
+
+  it('refuses every call to a member whose role lacks its permission, one permission at a time, and to another organization holding it', async () => {
+    const kinds = ['clinic', 'lab', 'dealer', 'oem'] as const;
+    const checked = { requests: 0, members: 0 };
+    for (const kind of kinds) {
+      const [own, other] = [w.pairs[0][kind], w.pairs[1][kind]];
+      const menus = await h.db.query<{ code: string; parent_code: string | null; api_permissions: string[] }>(
+        `SELECT DISTINCT m.code, m.parent_code, m.api_permissions
+           FROM roles r JOIN role_menus rm ON rm.role_id = r.id JOIN menus m ON m.id = rm.menu_id
+          WHERE r.built_in AND r.org_type = $1 AND m.code <> 'all'
+          ORDER BY m.code`,
+        [ORG_TYPE[kind]],
+      );
+      const byCode = new Map(menus.map((m) => [m.code, m]));
+      /** What a role holding one entry holds: the entry's permissions and its parents' (the editor adds them). */
+      const heldWith = (code: string) => {
+        const held = new Set<string>();
+        for (let c: string | null = code; c; c = byCode.get(c)?.parent_code ?? null)
+          for (const p of byCode.get(c)?.api_permissions ?? []) held.add(p);
+        return held;
+      };
+      // Each call the type may make on its own resource, with the request that names it (made once: refusals change nothing).
+      const calls: Array<{ op: Operation; req: MatrixRequest; strangers: readonly number[] | 'perItem' | 'own' }> = [];
+      for (const op of operations) {
+        const entry = ISOLATION_MATRIX[op.operationId];
+        if (op.security !== 'session' || !op.permission || op.permission === PERMISSION_FROM_REQUEST) continue;
+        if (!entry || !Array.isArray(entry.callers) || !entry.callers.includes(kind)) continue;
+        const resource = entry.resource ? await entry.resource(w) : undefined;
+        const req = resource?.owners.includes(own) ? resource.request : entry.probe?.(w);
+        // What another organization of the type gets for it (as the isolation matrix says; none for a probe).
+        const strangers = !resource?.owners.includes(own)
+          ? []
+          : entry.readsOwn?.includes(kind)
+            ? 'own'
+            : entry.notThisRequest?.includes(kind)
+              ? [1002]
+              : (entry.strangers ?? [404]);
+        if (req) calls.push({ op, req, strangers });
+      }
+      await settled();
+      for (const { code } of menus) {
+        const m = await member(h, own, ORG_TYPE[kind], [code]);
+        watch.forget();
+        checked.members += 1;
+        const held = heldWith(code);
+        // An address of its own, so the routes' limits per address do not answer before the permission.
+        const address = `10.9.${checked.members >> 8}.${checked.members & 255}`;
+        const caller: Caller = { token: m.token, org: own, label: `${own.label}'s member holding ${code}`, address };
+        for (const { op, req } of calls.filter((c) => !held.has(c.op.permission!))) {
+          checked.requests += 1;
+          await refused(op, req, caller, (r) =>
+            r.status === 403 && (r.code === 1002 || r.code === 2031)
+              ? undefined
+              : `expected 403: the role lacks ${op.permission}`,
+          );
+        }
+      }
+      // Another organization of the type, holding exactly the permission the call needs: its resource is not theirs.
+      const strangerWith = new Map<string, string>();
+      for (const { op, req, strangers } of calls) {
+        if (strangers === 'perItem' || strangers === 'own' || !strangers.length) continue;
+        const code = menus.find((m) => m.api_permissions.includes(op.permission!))?.code;
+        if (!code) continue;
+        if (!strangerWith.has(code)) {
+          const m = await member(h, other, ORG_TYPE[kind], [code]);
+          // Sensitive calls ask for the password first; this member has just given it.
+          await h.call('user/checkIdentity', { token: m.token, body: { password: PASSWORD } });
+          strangerWith.set(code, m.token);
+          watch.forget();
+        }
+        checked.requests += 1;
+        const label = `${other.label}'s member holding ${code}`;
+        await refused(op, req, { token: strangerWith.get(code), org: other, label, address: '10.8.0.1' }, (r) =>
+          strangers.includes(r.code) ? undefined : `expected ${strangers.join(' or ')}`,
+        );
+      }
+    }
+    console.log(`permission matrix: ${checked.members} single-entry roles, ${checked.requests} requests`);
+    expect(checked.requests).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
+  }, 600_000);
 });

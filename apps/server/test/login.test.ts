@@ -10,7 +10,7 @@ afterAll(() => h.close());
 
 describe('login', () => {
   it('signs in by account name, email or phone; the refresh token is empty unless saveLogin', async () => {
-    const u = await createUser(h.db, { phone: '+1 555 0100' });
+    const u = await createUser(h.db, { phone: '+1 415 555 0100' });
     const byAccount = await h.call('login', { form: { account: u.account, password: PASSWORD, saveLogin: 'true' } });
     expect(byAccount.code).toBe(200);
     expect(byAccount.data.accessToken).toMatch(/^ey/);
@@ -18,7 +18,9 @@ describe('login', () => {
     const byEmail = await h.call('login', { body: { account: u.email.toUpperCase(), password: PASSWORD } });
     expect(byEmail.code).toBe(200);
     expect(byEmail.data.refreshToken).toBe('');
-    const byPhone = await h.call('login', { body: { account: '+1 555 0100', password: PASSWORD, saveLogin: false } });
+    const byPhone = await h.call('login', {
+      body: { account: '+1 415 555 0100', password: PASSWORD, saveLogin: false },
+    });
     expect(byPhone.code).toBe(200);
   });
 

@@ -66,7 +66,7 @@ describe('account info', () => {
 
   it('refuses bad input naming the field and changes nothing', async () => {
     const u = await signedIn();
-    await createUser(h.db, { phone: '+1 555 0142' });
+    await createUser(h.db, { phone: '+1 415 555 0142' });
     const before = await snapshot(h.db);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ displayName: '  ' }, 'displayName'],
@@ -81,7 +81,7 @@ describe('account info', () => {
       expect(res.status).toBe(400);
       expect(res.data.field).toBe(field);
     }
-    const taken = await h.call('user/edit', { token: u.token, body: { displayName: 'A', phone: '+1 555 0142' } });
+    const taken = await h.call('user/edit', { token: u.token, body: { displayName: 'A', phone: '+1 415 555 0142' } });
     expect([taken.code, taken.data.field]).toEqual([1009, 'phone']);
     expect(await snapshot(h.db)).toBe(before);
   });
@@ -213,7 +213,10 @@ describe('receiving settings and authorized apps', () => {
     // Text messages need a phone number.
     const noPhone = await h.call('user/update', { token: u.token, body: { msgReceiveType: 'sms' } });
     expect([noPhone.status, noPhone.data.field]).toEqual([400, 'msgReceiveType']);
-    await h.call('user/edit', { token: u.token, body: { displayName: 'Texted', phone: `+1 555 ${u.userId}` } });
+    await h.call('user/edit', {
+      token: u.token,
+      body: { displayName: 'Texted', phone: `+1 415 555 ${String(u.userId).padStart(4, '0')}` },
+    });
     const set = await h.call('user/update', { token: u.token, body: { msgReceiveType: 'sms', receiveEmail: false } });
     expect(set.data).toMatchObject({ msgReceiveType: 'sms', receiveEmail: false });
     expect((await h.call('user/update', { token: u.token, body: { msgReceiveType: 'pigeon' } })).data.field).toBe(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGREEMENT_TYPES, OrgType } from '@portal/contracts';
 import { decodeCompactMesh, generateArch, toBinaryStl } from '@portal/mesh';
 import { hashPassword, newCode } from '../src/platform/crypto.js';
-import { usersRepository } from '../src/modules/users/users.repository.js';
+import { UsersService } from '../src/modules/users/users.service.js';
 import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
 import { assertDocumented, createHarness, login, PASSWORD, type Harness } from './harness.js';
 import { count, CROWN, newCase, partner, side, type Side } from './fixtures.js';
@@ -331,7 +331,7 @@ describe('share calls', () => {
     expect(stateChanges(before, await stateSnapshot(h))).toEqual([]);
   });
 
-  it('let the sharer or an administrator revoke, not another member', async () => {
+  it('let the sharer or a holder of share:manage revoke, not another member', async () => {
     const made = await caseShare();
     const [role] = await h.db.query<{ id: number }>(
       `INSERT INTO roles (code, name, org_type) VALUES ($1, 'Assistant', ${OrgType.Clinic}) RETURNING id`,
@@ -339,11 +339,12 @@ describe('share calls', () => {
     );
     await h.db.query(
       `INSERT INTO role_menus (role_id, menu_id)
-       SELECT $1, rm.menu_id FROM role_menus rm JOIN roles r ON r.id = rm.role_id WHERE r.code = 'clinic_admin'`,
+       SELECT $1, rm.menu_id FROM role_menus rm JOIN roles r ON r.id = rm.role_id JOIN menus m ON m.id = rm.menu_id
+        WHERE r.code = 'clinic_admin' AND m.code <> 'ownSpace.sharesManage'`,
       [role!.id],
     );
     const account = `assistant${Date.now()}`;
-    const userId = await usersRepository.insert(h.db, {
+    const userId = await UsersService.insert(h.db, {
       userCode: newCode('u'),
       account,
       email: `${account}@example.test`,

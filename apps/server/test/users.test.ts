@@ -37,7 +37,7 @@ describe('user info and own account', () => {
 
   it('updates own info and validates it', async () => {
     const u = await createUser(h.db);
-    const other = await createUser(h.db, { phone: '+1 555 0199' });
+    const other = await createUser(h.db, { phone: '+1 415 555 0199' });
     void other;
     const t = await login(h, u.account);
     const res = await h.call('user/update', {
@@ -50,7 +50,7 @@ describe('user info and own account', () => {
     expect((await h.call('user/update', { token: t.accessToken, body: { language: 'klingon' } })).data.field).toBe(
       'language',
     );
-    expect((await h.call('user/update', { token: t.accessToken, body: { phone: '+1 555 0199' } })).code).toBe(1009);
+    expect((await h.call('user/update', { token: t.accessToken, body: { phone: '+1 415 555 0199' } })).code).toBe(1009);
     expect(await snapshot(h.db)).toBe(before);
   });
 
@@ -186,6 +186,7 @@ describe('menus and permissions', () => {
       'case:view',
       'company:close',
       'company:edit',
+      'contact:manage',
       'dashboard:view',
       'device:edit',
       'device:view',
@@ -201,6 +202,7 @@ describe('menus and permissions', () => {
       'report:view',
       'role:edit',
       'role:view',
+      'share:manage',
       'user:edit',
       'user:view',
     ]);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AGREEMENT_TYPES, OrgType, ReviewStatus, UserStatus } from '@portal/contracts';
 import { hashPassword, newCode } from '../src/platform/crypto.js';
-import { usersRepository } from '../src/modules/users/users.repository.js';
+import { UsersService } from '../src/modules/users/users.service.js';
 import { agreementsRepository } from '../src/modules/agreements/agreements.repository.js';
 import { createUser, linkFromOutbox, login, PASSWORD, type CallOptions, type Harness } from './harness.js';
 import { CROWN, newCase, partner, side, type Side } from './fixtures.js';
@@ -398,7 +398,7 @@ export async function addMember(h: Harness, o: Org): Promise<Member> {
   const email = `${account}@example.test`;
   const userCode = newCode('u');
   const [role] = await h.db.query<{ role_id: number }>('SELECT role_id FROM users WHERE id = $1', [o.userId]);
-  const userId = await usersRepository.insert(h.db, {
+  const userId = await UsersService.insert(h.db, {
     userCode,
     account,
     email,

@@ -30,6 +30,13 @@ export const Permission = {
   CompanyEdit: 'company:edit',
   CompanyClose: 'company:close',
   OrganizationRestore: 'organization:restore',
+  /** Partner management (§6): administrators hold both by default; others are told to ask one (2031). */
+  PartnerView: 'partner:view',
+  PartnerEdit: 'partner:edit',
+  /** Revoking, mailing and reading the log of share links other members made. */
+  ShareManage: 'share:manage',
+  /** Adding and removing the contacts who receive the organization's order mails. */
+  ContactManage: 'contact:manage',
   /** The update log's entries and the improvement programme's counts (super administrator). */
   SoftwareManage: 'software:manage',
 } as const;

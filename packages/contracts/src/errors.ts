@@ -37,6 +37,7 @@ export const ERRORS = {
   EMAIL_NOT_VERIFIED: { code: 1019, status: 403, key: 'emailNotVerified' },
   ALREADY_REVIEWED: { code: 1020, status: 409, key: 'alreadyReviewed' },
   SAME_PASSWORD: { code: 1021, status: 400, key: 'samePassword' },
+  SIGN_IN_AMBIGUOUS: { code: 1022, status: 409, key: 'signInAmbiguous' },
   RESET_NEEDS_VERIFICATION: { code: 1074, status: 403, key: 'resetNeedsVerification' },
   TOO_MANY_LOGIN_FAILURES: { code: 1075, status: 429, key: 'tooManyLoginFailures' },
   RESOURCE_PREPARING: { code: 2007, status: 409, key: 'resourcePreparing' },

@@ -86,7 +86,7 @@ export function answersOf(route: RouteLike): ErrorName[] {
     // A user who must change a forced password gets NO_PERMISSION everywhere else.
     if (!config.allowForcedPasswordChange) names.add('NO_PERMISSION');
   }
-  if (config.permission) names.add('NO_PERMISSION');
+  if (config.permission) names.add(config.permissionRefusal ?? 'NO_PERMISSION');
   if (config.sensitive) names.add('REAUTH_REQUIRED');
   if (config.rateLimit) names.add('TOO_MANY_REQUESTS');
   names.add('INTERNAL');
@@ -148,9 +148,25 @@ const documentRoute: Transform = (input) => {
       operationId: (schema.operationId as string | undefined) ?? operationIdOf(input.url),
       security: SECURITY[authenticationOf(input.route) ?? 'public'],
       'x-codes': answersOf(input.route).map((name) => ERRORS[name].code),
+      ...permissionOf(input.route),
     },
   };
 };
+
+/**
+ * What a session call asks of the caller's role: `x-permission` names the permission code (or says the request
+ * decides it, as an order action's does); `x-every-member` says why any signed-in member may make it.
+ */
+function permissionOf(route: RouteLike) {
+  const { permission, everyMember } = route.config ?? {};
+  if (typeof permission === 'string') return { 'x-permission': permission };
+  if (permission) return { 'x-permission': PERMISSION_FROM_REQUEST };
+  if (everyMember) return { 'x-every-member': everyMember };
+  return {};
+}
+
+/** `x-permission` of calls whose permission depends on what is asked (an order's action, a share's resource). */
+export const PERMISSION_FROM_REQUEST = 'depends on the request';
 
 const ERROR_ENVELOPE = {
   type: 'object',

@@ -1,7 +1,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { OrgStatus, UserStatus } from '@portal/contracts';
+import { OrgStatus, UserStatus, PERMISSION_WILDCARD, type ErrorName } from '@portal/contracts';
 import type { Db } from './db.js';
 import { fail } from './errors.js';
 import { readInfoHeader } from './http.js';
@@ -30,7 +30,14 @@ declare module 'fastify' {
      * A permission code (`resource:action`) the caller's role must hold, or how to tell it from the request when
      * it depends on what is asked (e.g. one permission per order action), after the body is validated.
      */
-    permission?: string | ((request: FastifyRequest) => string);
+    permission?: string | ((request: FastifyRequest) => string | Promise<string>);
+    /**
+     * Why every signed-in member may make this call, for routes without a `permission` (the caller's own account,
+     * its menu, signing out). A private route declares one or the other: the server refuses to start otherwise.
+     */
+    everyMember?: string;
+    /** The catalogue entry a missing permission answers, where the specification names one (1002 otherwise). */
+    permissionRefusal?: ErrorName;
     /** The caller must have re-entered their password within the grace period (§4). */
     sensitive?: boolean;
     /** Reachable while the user still has to change a forced password. */
@@ -152,26 +159,53 @@ export async function authenticateSession(
   };
 }
 
-/** Whether a role holds a permission code (or the wildcard) through its menu entries. */
-export async function roleHasPermission(
-  deps: Pick<AuthDeps, 'db' | 'sessions'>,
-  roleId: number,
-  permission: string,
-): Promise<boolean> {
-  const granted = await deps.sessions.permissions(roleId, async () => {
+/** The permission codes a role holds through its menu entries (the wildcard among them, if it has it). */
+export function rolePermissions(deps: Pick<AuthDeps, 'db' | 'sessions'>, roleId: number): Promise<Set<string>> {
+  return deps.sessions.permissions(roleId, async () => {
     const rows = await deps.db.query<{ p: string }>(
       `SELECT DISTINCT unnest(m.api_permissions) AS p FROM role_menus rm JOIN menus m ON m.id = rm.menu_id WHERE rm.role_id = $1`,
       [roleId],
     );
     return rows.map((r) => r.p);
   });
-  return granted.has('*:*:*') || granted.has(permission);
+}
+
+/** Whether a role holds a permission code (or the wildcard) through its menu entries. */
+export async function roleHasPermission(
+  deps: Pick<AuthDeps, 'db' | 'sessions'>,
+  roleId: number,
+  permission: string,
+): Promise<boolean> {
+  const granted = await rolePermissions(deps, roleId);
+  return granted.has(PERMISSION_WILDCARD) || granted.has(permission);
+}
+
+/**
+ * The permission checks services make on the object a call names (a share's resource, the role a user is given),
+ * where the route cannot tell the permission before the object is read.
+ */
+export class Permissions {
+  constructor(private readonly deps: Pick<AuthDeps, 'db' | 'sessions'>) {}
+  held(auth: Pick<AuthContext, 'roleId'>): Promise<Set<string>> {
+    return rolePermissions(this.deps, auth.roleId);
+  }
+  has(auth: Pick<AuthContext, 'roleId'>, permission: string): Promise<boolean> {
+    return roleHasPermission(this.deps, auth.roleId, permission);
+  }
+  /** 1002 unless the caller's role holds the permission. */
+  async require(auth: Pick<AuthContext, 'roleId'>, permission: string): Promise<void> {
+    if (!(await this.has(auth, permission))) fail('NO_PERMISSION');
+  }
 }
 
 export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
   // Every route of this scope is a session call (its security and 401 answers are documented from this).
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, authentication: 'session' };
+    if (!route.config.permission && !route.config.everyMember?.trim())
+      throw new Error(
+        `${route.method.toString()} ${route.url} declares neither a permission nor why every member may call it`,
+      );
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { auth, issuedAt } = await authenticateToken(deps, readAccessToken(request));
@@ -187,8 +221,9 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
     const cfg = request.routeOptions.config;
     if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange)
       fail('NO_PERMISSION', {}, { forceChangePassword: true });
-    const permission = typeof cfg.permission === 'function' ? cfg.permission(request) : cfg.permission;
-    if (permission && !(await roleHasPermission(deps, request.auth.roleId, permission))) fail('NO_PERMISSION');
+    const permission = typeof cfg.permission === 'function' ? await cfg.permission(request) : cfg.permission;
+    if (permission && !(await roleHasPermission(deps, request.auth.roleId, permission)))
+      fail(cfg.permissionRefusal ?? 'NO_PERMISSION');
     if (cfg.sensitive) {
       const until = request.auth.identityVerifiedUntil;
       if (!until || until < new Date()) fail('REAUTH_REQUIRED');

@@ -204,26 +204,39 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string })
 }
 
 /** Applies the committed SQL migrations in name order, each once, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * A migration written in code, for data SQL alone cannot make (phone numbers in E.164 need the phone library). It is
+ * named `<its SQL file>:<step>` so it runs right after that file, may run in several transactions of its own, and
+ * must be safe to run again: it is recorded once it has finished.
+ */
+export type DataMigration = (db: Db) => Promise<void>;
+
+export async function migrate(db: Db, dataMigrations: Record<string, DataMigration> = {}): Promise<string[]> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
   const applied = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
+  const names = [...files, ...Object.keys(dataMigrations)].sort();
   const ran: string[] = [];
-  for (const file of files) {
-    if (applied.has(file)) continue;
-    const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+  for (const name of names) {
+    if (applied.has(name)) continue;
+    const step = Object.hasOwn(dataMigrations, name) ? dataMigrations[name] : undefined;
+    if (step) {
+      await step(db);
+      await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      ran.push(name);
+      continue;
+    }
+    const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
     await db.transaction(async (tx) => {
       // Statements are separated by a line holding only `--;` so functions with semicolons stay whole.
       for (const statement of sql.split(/^--;\s*$/m)) {
         if (statement.trim()) await tx.query(statement);
       }
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
     });
-    ran.push(file);
+    ran.push(name);
   }
   return ran;
 }

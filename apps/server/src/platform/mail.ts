@@ -11,11 +11,22 @@ export interface MailMessage {
   params: Record<string, string | number>;
   /** Lines already in the recipient's language, used instead of the template's body. */
   lines?: string[];
+  /** A key under `mail` used instead of the template's body (a variant of it). */
+  bodyKey?: string;
   /** Extra lines (translated keys) after the body. */
   extraKeys?: string[];
   /** A link the recipient opens, printed on its own line. */
   link?: string;
+  /** Who the greeting names; an empty name greets without one. */
   recipientName: string;
+}
+
+/**
+ * Text that goes into a header (the subject): line breaks and other controls would start a header of their own, so
+ * they become spaces whatever a name holds.
+ */
+export function headerText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 }
 
 const MAX_ATTEMPTS = 5;
@@ -45,9 +56,11 @@ export class Mailer {
   render(message: MailMessage) {
     const p = { appName: this.opts.appName, ...message.params };
     const lines = [
-      t(message.language, 'mail:greeting', { name: message.recipientName }),
+      message.recipientName.trim()
+        ? t(message.language, 'mail:greeting', { name: message.recipientName.trim() })
+        : t(message.language, 'mail:greetingNoName'),
       '',
-      ...(message.lines ?? [t(message.language, `mail:${message.template}.body`, p)]),
+      ...(message.lines ?? [t(message.language, `mail:${message.bodyKey ?? `${message.template}.body`}`, p)]),
       ...(message.extraKeys ?? []).map((k) => t(message.language, `mail:${k}`, p)),
       ...(message.link ? ['', message.link] : []),
       '',
@@ -56,7 +69,7 @@ export class Mailer {
       t(message.language, 'mail:signature', p),
     ];
     return {
-      subject: `${t(message.language, `mail:${message.template}.subject`, p)} – ${this.opts.appName}`,
+      subject: headerText(`${t(message.language, `mail:${message.template}.subject`, p)} – ${this.opts.appName}`),
       text: lines.join('\n'),
     };
   }

@@ -84,7 +84,15 @@ export async function serviceWorld(env: Record<string, string> = {}): Promise<Se
     store,
     files,
     uploads,
-    cases: new CasesService(db, blobs, silent),
+    cases: new CasesService(
+      db,
+      blobs,
+      {
+        byCase: (q, caseId) => FilesService.byCase(q, caseId),
+        deleteOfCase: (tx, caseId) => FilesService.deleteOfCase(tx, caseId),
+      },
+      silent,
+    ),
     orders,
     partners: new PartnersService(db, mailer, config, orders),
     close: async () => {

@@ -44,6 +44,11 @@ export const ManagedUser = z.object({
   /** Holds the organization's administrator role. */
   administrator: z.boolean(),
   self: z.boolean(),
+  /**
+   * Whether the caller may edit, disable, reset or delete this user: no user whose role holds a permission the
+   * caller does not hold (the screen offers those actions only when true).
+   */
+  manageable: z.boolean(),
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -68,6 +73,22 @@ export type SaveUserBody = z.infer<typeof SaveUserBody>;
 
 export const UserCodesBody = z.object({ userCodes: zCodeList });
 export const UserCodeBody = z.object({ userCode: zRequiredText(FIELD_MAX.code) });
+
+/**
+ * Sign-in identifiers that match more than one user (kept from before account names, emails and phone numbers were
+ * one namespace): sign-in refuses them until one of the users changes theirs (super administrator).
+ */
+export const SignInDispute = z.object({
+  /** The normalized identifier: a folded account name or email, or a phone number in E.164. */
+  identifier: z.string(),
+  kind: z.enum(['account', 'email', 'phone']),
+  foundAt: z.string(),
+  users: z.array(
+    z.object({ userCode: z.string(), account: z.string(), displayName: z.string(), organizationName: z.string() }),
+  ),
+});
+export type SignInDispute = z.infer<typeof SignInDispute>;
+export const SignInDisputeList = z.object({ list: z.array(SignInDispute) });
 
 /** `user/checkUsernameExist` also answers for an email address or a phone number, as a form is typed. */
 export const CheckTakenBody = z

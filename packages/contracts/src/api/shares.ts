@@ -4,7 +4,7 @@ import { LANGUAGES, ORDER_STATUSES, TREATMENTS } from '../enums.js';
 
 import { CaseFile } from './cases.js';
 import { ReportImageRef, ReportView } from './reports.js';
-import { zBool, zEmail, zIntIn, zIntOf, zRequiredText } from './fields.js';
+import { zBool, zEmail, zIntIn, zIntOf, zRequiredText, zText } from './fields.js';
 
 /**
  * Share links: a case, an order or a published report opened by anyone holding the link, behind an optional
@@ -57,6 +57,8 @@ export const ShareAccessLogQuery = z.object({
 export const ShareMailBody = z.object({
   shareCode: zShareCode,
   email: zEmail,
+  /** The recipient's name for the greeting (a neutral greeting without it). */
+  name: zText(FIELD_MAX.name).optional(),
   /** The recipient's language. */
   language: z.enum(LANGUAGES),
 });

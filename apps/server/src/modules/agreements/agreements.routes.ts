@@ -22,7 +22,7 @@ export function agreementsModule(p: Platform): Module {
             summary: 'Agreements in force the user has not read',
             response: { 200: envelope(AgreementReadLogResult) },
           },
-          config: { allowForcedPasswordChange: true },
+          config: { everyMember: 'the agreements the caller has to accept', allowForcedPasswordChange: true },
         },
         async (request) => {
           const rows = await agreementsRepository.unread(p.db, request.auth.userId);
@@ -45,7 +45,7 @@ export function agreementsModule(p: Platform): Module {
             body: SaveAgreementBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { allowForcedPasswordChange: true },
+          config: { everyMember: 'the caller accepting the agreements', allowForcedPasswordChange: true },
         },
         async (request) => {
           const types = [...new Set(request.body.agreementType.split(',').map((t) => t.trim()))].filter((t) =>

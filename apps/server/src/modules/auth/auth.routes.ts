@@ -33,6 +33,7 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
             rateLimit: { max: p.config.loginRateLimitPerMinute, timeWindow: '1 minute' },
             errors: [
               'ACCOUNT_NOT_FOUND',
+              'SIGN_IN_AMBIGUOUS',
               'INVALID_PASSWORD',
               'CAPTCHA_REQUIRED',
               'VERIFICATION_CODE_WRONG',
@@ -86,7 +87,7 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
         '/user/logout',
         {
           schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 200: EmptyEnvelope } },
-          config: { allowForcedPasswordChange: true },
+          config: { everyMember: "signing out of one's own session", allowForcedPasswordChange: true },
         },
         async (request) => {
           await auth.logout(request.auth.sessionId);
@@ -102,6 +103,7 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
             summary: `Issue a one-time sign-in sign for the current user (valid ${FREE_LOGIN_SIGN_VALIDITY_MINUTES} minutes, dies with this session)`,
             response: { 200: envelope(z.object({ sign: z.string() })) },
           },
+          config: { everyMember: "a one-time sign for the caller's own session" },
         },
         async (request) =>
           ok(request, { sign: await auth.issueFreeLoginSign(request.auth.userId, request.auth.sessionId) }),
@@ -117,6 +119,7 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
             response: { 200: envelope(CheckIdentityResult) },
           },
           config: {
+            everyMember: "re-entering the caller's own password before a sensitive action",
             rateLimit: { max: 10, timeWindow: '1 minute' },
             errors: ['INVALID_PASSWORD', 'TOO_MANY_LOGIN_FAILURES'],
           },

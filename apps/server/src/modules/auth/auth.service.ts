@@ -89,7 +89,12 @@ export class AuthService {
   }
 
   async login(input: LoginBody, client: ClientInfo): Promise<TokenPair> {
-    const user = await UsersService.findByLogin(this.db, input.account);
+    const user = await UsersService.findByLogin(this.db, input.account).catch(async (err: unknown) => {
+      // An ambiguous identifier is refused after the same work as a wrong password, so its timing tells nothing more.
+      if (err instanceof AppError && err.errorName === 'SIGN_IN_AMBIGUOUS')
+        await verifyPassword(await dummyPasswordHash(), input.password);
+      throw err;
+    });
     if (!user) {
       await verifyPassword(await dummyPasswordHash(), input.password);
       fail('ACCOUNT_NOT_FOUND');

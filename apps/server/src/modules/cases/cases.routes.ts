@@ -14,11 +14,11 @@ import {
 import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
-import { CasesService } from './cases.service.js';
+import type { CasesService } from './cases.service.js';
 
 const Count = envelope(z.object({ count: z.number() }));
 
-export function casesModule(p: Platform, cases = new CasesService(p.db, p.blobDeletions)): Module {
+export function casesModule(p: Platform, cases: CasesService): Module {
   const view = { permission: 'case:view' };
   const edit = { permission: 'case:edit' };
   return {

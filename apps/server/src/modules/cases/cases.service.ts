@@ -12,7 +12,7 @@ import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import { casesRepository, type CaseRow } from './cases.repository.js';
-import { FilesService, type FileRow } from '../files/files.service.js';
+import type { FileRow } from '../files/files.service.js';
 
 const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
@@ -59,6 +59,15 @@ export function toCaseFile(f: FileRow): CaseFile {
 
 type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
 
+/**
+ * A case's files, which the files module keeps: given where the app is built, so cases do not import files (files
+ * count themselves in their case through `CasesService`'s statics).
+ */
+export interface CaseFiles {
+  byCase(db: Queryable, caseId: number): Promise<FileRow[]>;
+  deleteOfCase(tx: Queryable, caseId: number): Promise<{ keys: string[]; uploads: string[] }>;
+}
+
 export class CasesService {
   // Static: what other modules change of a case inside their own transaction (`tx`), or read on their connection.
   // The cases table is written here and nowhere else.
@@ -101,6 +110,7 @@ export class CasesService {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobDeletions,
+    private readonly files: CaseFiles,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -118,7 +128,7 @@ export class CasesService {
   async detail(orgId: number, code: string): Promise<CaseDetail> {
     const row = await casesRepository.find(this.db, orgId, code);
     if (!row) fail('NOT_FOUND');
-    const files = await FilesService.byCase(this.db, Number(row.id));
+    const files = await this.files.byCase(this.db, Number(row.id));
     return { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) };
   }
 
@@ -133,7 +143,7 @@ export class CasesService {
   async shared(orgId: number, caseId: number) {
     const row = await casesRepository.findById(this.db, orgId, caseId);
     if (!row) return undefined;
-    const files = await FilesService.byCase(this.db, caseId);
+    const files = await this.files.byCase(this.db, caseId);
     return { row, files: files.map(toCaseFile) };
   }
 
@@ -231,7 +241,7 @@ export class CasesService {
         const keys = await this.db.transaction(async (tx) => {
           const locked = await casesRepository.lockBinned(tx, Number(c.id));
           if (!locked) return null;
-          const { keys: files, uploads } = await FilesService.deleteOfCase(tx, Number(c.id));
+          const { keys: files, uploads } = await this.files.deleteOfCase(tx, Number(c.id));
           const stored = [...files, ...uploads.map((id) => this.blobs.uploadKey(id))];
           if (locked.has_orders) await casesRepository.markPurged(tx, Number(c.id));
           else await casesRepository.delete(tx, Number(c.id));

@@ -6,6 +6,7 @@ import {
   ContactVerifyBody,
   ContactVerifyResult,
   EmptyEnvelope,
+  Permission,
   envelope,
 } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
@@ -13,8 +14,14 @@ import type { Module } from '../../platform/services.js';
 import type { DemoMailbox } from '../mail/demo-mailbox.js';
 import type { ContactsService } from './contacts.service.js';
 
-/** Contacts receive the organization's order mails, so managing them goes with seeing its orders. */
-const CONTACTS_PERMISSION = 'order:view';
+/**
+ * Contacts receive the organization's order mails. Who they are may be read by anyone who sees the orders; adding,
+ * re-inviting or removing one decides where the organization's order mails go, an administrator's decision
+ * (contact:manage, held by the clinic and laboratory administrator roles): a member who may only read orders cannot
+ * send them to an address of theirs.
+ */
+const CONTACTS_READ = 'order:view';
+const CONTACTS_MANAGE = Permission.ContactManage;
 
 export function contactsModule(contacts: ContactsService, demoMailbox: DemoMailbox): Module {
   return {
@@ -45,7 +52,7 @@ export function contactsModule(contacts: ContactsService, demoMailbox: DemoMailb
             summary: "The organization's contacts with their verification status",
             response: { 200: envelope(CompanyContactList) },
           },
-          config: { permission: CONTACTS_PERMISSION },
+          config: { permission: CONTACTS_READ },
         },
         async (request) => ok(request, await contacts.list(request.auth.organizationId)),
       );
@@ -59,7 +66,7 @@ export function contactsModule(contacts: ContactsService, demoMailbox: DemoMailb
             body: AddContactBody,
             response: { 200: envelope(CompanyContact) },
           },
-          config: { permission: CONTACTS_PERMISSION, errors: ['CONTACT_EXISTS'] },
+          config: { permission: CONTACTS_MANAGE, errors: ['CONTACT_EXISTS'] },
         },
         async (request, reply) => {
           const { contact, mailId } = await contacts.add(request.auth.organizationId, request.body);
@@ -78,7 +85,7 @@ export function contactsModule(contacts: ContactsService, demoMailbox: DemoMailb
             body: ContactCodeBody,
             response: { 200: envelope(CompanyContact) },
           },
-          config: { permission: CONTACTS_PERMISSION, errors: ['NOT_FOUND', 'CONTACT_ALREADY_VERIFIED'] },
+          config: { permission: CONTACTS_MANAGE, errors: ['NOT_FOUND', 'CONTACT_ALREADY_VERIFIED'] },
         },
         async (request, reply) => {
           const { contact, mailId } = await contacts.resend(request.auth.organizationId, request.body.contactCode);
@@ -96,7 +103,7 @@ export function contactsModule(contacts: ContactsService, demoMailbox: DemoMailb
             body: ContactCodeBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { permission: CONTACTS_PERMISSION, errors: ['NOT_FOUND'] },
+          config: { permission: CONTACTS_MANAGE, errors: ['NOT_FOUND'] },
         },
         async (request) => {
           await contacts.delete(request.auth.organizationId, request.body.contactCode);

@@ -14,7 +14,10 @@ export function menusModule(p: Platform): Module {
             summary: "The signed-in user's menu tree and button permission list",
             response: { 200: envelope(UserMenuResult) },
           },
-          config: { allowForcedPasswordChange: true },
+          config: {
+            everyMember: "the caller's own menu, which is what decides their screens",
+            allowForcedPasswordChange: true,
+          },
         },
         async (request) => {
           const menus = await menusRepository.treeForRole(p.db, request.auth.roleId);

@@ -10,11 +10,20 @@ import {
   PartnerListQuery,
   PartnerListResult,
   PartnerSearchQuery,
+  Permission,
   envelope,
 } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { PartnersService } from './partners.service.js';
+
+/**
+ * Partner management is a permission (docs/architecture.md, "Administrators and permissions"): seeing partners needs
+ * partner:view, changing them partner:edit; both come with the administrator roles and can be given to any role.
+ * Without them the specification's message answers (2031).
+ */
+const VIEW = { permission: Permission.PartnerView, permissionRefusal: 'PARTNER_NO_ACCESS' } as const;
+const EDIT = { permission: Permission.PartnerEdit, permissionRefusal: 'PARTNER_NO_ACCESS' } as const;
 
 export function partnersModule(p: Platform, partners = new PartnersService(p.db, p.mailer, p.config)): Module {
   const Detail = { 200: envelope(PartnerDetail) };
@@ -29,7 +38,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: InvitationCodeBody,
             response: { 200: envelope(InvitationTarget) },
           },
-          config: { errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET'] },
+          config: { ...EDIT, errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET'] },
         },
         async (request) => ok(request, await partners.checkInvitationCode(request.auth, request.body.invitationCode)),
       );
@@ -43,7 +52,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: PartnerSearchQuery,
             response: { 200: envelope(z.object({ list: z.array(InvitationTarget) })) },
           },
-          config: { errors: ['PARTNER_NO_ACCESS'] },
+          config: { ...EDIT, errors: ['PARTNER_NO_ACCESS'] },
         },
         async (request) => ok(request, await partners.search(request.auth, request.body.keyword)),
       );
@@ -58,7 +67,10 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: ApplyBody,
             response: Detail,
           },
-          config: { errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET', 'PARTNER_TRANSITION'] },
+          config: {
+            ...EDIT,
+            errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET', 'PARTNER_TRANSITION'],
+          },
         },
         async (request) =>
           ok(request, await partners.apply(request.auth, request.body.organizationCode, request.body.reason)),
@@ -74,7 +86,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
               body: PartnerActionBody,
               response: Detail,
             },
-            config: { errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_TRANSITION'] },
+            config: { ...EDIT, errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_TRANSITION'] },
           },
           async (request) =>
             ok(request, await partners.act(request.auth, request.body.partnerCode, action, request.body.reason)),
@@ -90,7 +102,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: PartnerListQuery,
             response: { 200: envelope(PartnerListResult) },
           },
-          config: { errors: ['PARTNER_NO_ACCESS'] },
+          config: { ...VIEW, errors: ['PARTNER_NO_ACCESS'] },
         },
         async (request) => ok(request, await partners.list(request.auth, request.body)),
       );
@@ -104,7 +116,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: PartnerActionBody.pick({ partnerCode: true }),
             response: Detail,
           },
-          config: { errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND'] },
+          config: { ...VIEW, errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND'] },
         },
         async (request) => ok(request, await partners.detail(request.auth, request.body.partnerCode)),
       );
@@ -119,6 +131,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             response: Detail,
           },
           config: {
+            ...EDIT,
             rateLimit: { max: 20, timeWindow: '1 minute' },
             errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET', 'PARTNER_TRANSITION'],
           },
@@ -140,6 +153,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             response: Detail,
           },
           config: {
+            ...EDIT,
             errors: [
               'PARTNER_NO_ACCESS',
               'PARTNER_INVALID_TARGET',

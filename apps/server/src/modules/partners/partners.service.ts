@@ -56,10 +56,12 @@ export class PartnersService {
     private readonly orders?: PartnershipOrders,
   ) {}
 
-  /** Only clinic and laboratory administrators manage partners (§6). */
+  /**
+   * Partners are clinics' and laboratories' (§6); who of them may manage partners is the routes' permission
+   * (partner:view, partner:edit), which their administrators hold.
+   */
   private manager(auth: AuthContext) {
-    if ((auth.orgType !== OrgType.Clinic && auth.orgType !== OrgType.Lab) || !auth.user.is_org_admin)
-      fail('PARTNER_NO_ACCESS');
+    if (auth.orgType !== OrgType.Clinic && auth.orgType !== OrgType.Lab) fail('PARTNER_NO_ACCESS');
     return { orgId: auth.organizationId, isClinic: auth.orgType === OrgType.Clinic };
   }
 

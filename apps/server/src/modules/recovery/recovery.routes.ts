@@ -23,7 +23,7 @@ export function recoveryModule(p: Platform, recovery = new RecoveryService(p.db,
             body: ForgetPassBody,
             response: { 200: envelope(MaskedEmail) },
           },
-          config: { rateLimit: { max: 5, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND'] },
+          config: { rateLimit: { max: 5, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND', 'SIGN_IN_AMBIGUOUS'] },
         },
         async (request) => {
           await p.rateLimits.lookup('forgetPass', request.ip, request.body.account, RESET_MAIL_LIMITS);
@@ -40,7 +40,10 @@ export function recoveryModule(p: Platform, recovery = new RecoveryService(p.db,
             body: ForgetPassBody,
             response: { 200: envelope(MaskedEmail) },
           },
-          config: { rateLimit: { max: 20, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND'] },
+          config: {
+            rateLimit: { max: 20, timeWindow: '1 minute' },
+            errors: ['ACCOUNT_NOT_FOUND', 'SIGN_IN_AMBIGUOUS'],
+          },
         },
         async (request) => {
           await p.rateLimits.lookup('changePassEmail', request.ip, request.body.account, LOOKUP_LIMITS);

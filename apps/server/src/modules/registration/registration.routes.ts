@@ -127,7 +127,10 @@ export function registrationModule(
             body: ResendActivateBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { rateLimit: { max: 5, timeWindow: '1 minute' }, errors: ['ACCOUNT_NOT_FOUND', 'ALREADY_ACTIVATED'] },
+          config: {
+            rateLimit: { max: 5, timeWindow: '1 minute' },
+            errors: ['ACCOUNT_NOT_FOUND', 'SIGN_IN_AMBIGUOUS', 'ALREADY_ACTIVATED'],
+          },
         },
         async (request) => {
           await registration.resendByAccount(request.body.account);

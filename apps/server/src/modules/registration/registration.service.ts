@@ -29,15 +29,18 @@ export class RegistrationService {
     private readonly config: Config,
   ) {}
 
-  /** Whether an account name, email or phone number is taken (the forms ask as they are typed). */
+  /**
+   * Whether an account name, email or phone number is taken (the forms ask as they are typed); an account name that
+   * reads as a phone number, or a phone number that is not one, answers the field's error.
+   */
   async isTaken(body: CheckTakenBody) {
-    const [field, value] =
+    const values =
       body.account !== undefined
-        ? (['account', body.account] as const)
+        ? { account: body.account }
         : body.email !== undefined
-          ? (['email', body.email] as const)
-          : (['phone', body.phone ?? ''] as const);
-    return (await UsersService.takenBy(this.db, field, value)) !== null;
+          ? { email: body.email }
+          : { phone: body.phone ?? '' };
+    return UsersService.identifierTaken(this.db, values);
   }
 
   /**
@@ -53,59 +56,48 @@ export class RegistrationService {
     const phone = input.phone ? input.phone : null;
     const passwordHash = await hashPassword(input.password);
 
-    const { userId, userCode } = await this.db
-      .transaction(async (tx) => {
-        // Checked inside the transaction; the unique indexes settle any race that slips past.
-        if (await UsersService.accountExists(tx, input.account))
-          fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-        if (await UsersService.emailExists(tx, input.email))
-          fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
-        if (phone && (await UsersService.phoneExists(tx, phone)))
-          fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
-        const organizationId = await OrganizationsService.insert(tx, {
-          code: newCode('org'),
-          name: input.organizationName,
-          type: input.orgType,
-          region: input.region,
-          reviewStatus: input.orgType === OrgType.Lab ? ReviewStatus.Pending : ReviewStatus.Approved,
-          language: input.language,
-          email: input.email,
-          phone,
-          abbreviation: input.abbreviation,
-          licenseCode: input.licenseCode,
-          representativeName: input.representativeName,
-          country: input.country,
-          state: input.state,
-          city: input.city,
-          district: input.district,
-          postalCode: input.postalCode,
-          address: input.address,
-        });
-        const role = await registrationRepository.defaultRole(tx, input.orgType);
-        if (!role) fail('INTERNAL');
-        const code = newCode('u');
-        const id = await UsersService.insert(tx, {
-          userCode: code,
-          account: input.account,
-          email: input.email,
-          phone,
-          displayName: input.displayName,
-          organizationId,
-          roleId: Number(role.id),
-          status: UserStatus.Inactivated,
-          isOrgAdmin: true,
-          language: input.language,
-          passwordHash,
-          toothNumberingSystem: defaultToothNumbering(input.region, input.country),
-        });
-        // Ticking the boxes on the form is reading the agreements in force.
-        await AgreementsService.markRead(tx, id, [...AGREEMENT_TYPES]);
-        return { userId: id, userCode: code };
-      })
-      .catch((err: unknown) => {
-        if (isUniqueViolation(err)) fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-        throw err;
+    const { userId, userCode } = await this.db.transaction(async (tx) => {
+      const organizationId = await OrganizationsService.insert(tx, {
+        code: newCode('org'),
+        name: input.organizationName,
+        type: input.orgType,
+        region: input.region,
+        reviewStatus: input.orgType === OrgType.Lab ? ReviewStatus.Pending : ReviewStatus.Approved,
+        language: input.language,
+        email: input.email,
+        phone,
+        abbreviation: input.abbreviation,
+        licenseCode: input.licenseCode,
+        representativeName: input.representativeName,
+        country: input.country,
+        state: input.state,
+        city: input.city,
+        district: input.district,
+        postalCode: input.postalCode,
+        address: input.address,
       });
+      const role = await registrationRepository.defaultRole(tx, input.orgType);
+      if (!role) fail('INTERNAL');
+      const code = newCode('u');
+      // The identifiers are claimed with the user: taken ones, even by a sign-up at the same moment, are refused.
+      const id = await UsersService.insert(tx, {
+        userCode: code,
+        account: input.account,
+        email: input.email,
+        phone,
+        displayName: input.displayName,
+        organizationId,
+        roleId: Number(role.id),
+        status: UserStatus.Inactivated,
+        isOrgAdmin: true,
+        language: input.language,
+        passwordHash,
+        toothNumberingSystem: defaultToothNumbering(input.region, input.country),
+      });
+      // Ticking the boxes on the form is reading the agreements in force.
+      await AgreementsService.markRead(tx, id, [...AGREEMENT_TYPES]);
+      return { userId: id, userCode: code };
+    });
 
     await this.sendConfirmation(userId);
     return { userCode, email: input.email, orgType: input.orgType };
@@ -165,8 +157,4 @@ export class RegistrationService {
     if (user.status !== UserStatus.Inactivated) fail('ALREADY_ACTIVATED');
     await this.sendConfirmation(Number(user.id));
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }

@@ -81,6 +81,12 @@ export class ReportsService {
     return row;
   }
 
+  /** Whether the organization still has the report (its case not in the recycle bin). */
+  async exists(orgId: number, reportId: number): Promise<boolean> {
+    const row = await reportsRepository.findById(this.db, reportId);
+    return row !== undefined && Number(row.organization_id) === orgId;
+  }
+
   async list(orgId: number, caseCode: string) {
     const caseId = await reportsRepository.findCase(this.db, orgId, caseCode);
     if (!caseId) fail('NOT_FOUND');

@@ -129,6 +129,17 @@ export const rolesRepository = {
     );
   },
 
+  /** The permission codes a role holds through its menu entries. */
+  async permissionsOf(db: Queryable, roleId: number): Promise<string[]> {
+    const rows = await db.query<{ p: string }>(
+      `SELECT DISTINCT unnest(m.api_permissions) AS p
+         FROM role_menus rm JOIN menus m ON m.id = rm.menu_id
+        WHERE rm.role_id = $1`,
+      [roleId],
+    );
+    return rows.map((r) => r.p);
+  },
+
   /** The menu codes an organization type may give its roles: those of its built-in roles. */
   async allowedMenuCodes(db: Queryable, orgType: number): Promise<Set<string>> {
     const rows = await db.query<{ code: string }>(

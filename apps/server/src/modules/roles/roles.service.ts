@@ -1,5 +1,12 @@
-import { OrgType, type ManagedRole, type MenuNode, type RoleListQuery, type SaveRoleBody } from '@portal/contracts';
-import type { AuthContext } from '../../platform/auth.js';
+import {
+  OrgType,
+  PERMISSION_WILDCARD,
+  type ManagedRole,
+  type MenuNode,
+  type RoleListQuery,
+  type SaveRoleBody,
+} from '@portal/contracts';
+import type { AuthContext, Permissions } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, fail, invalidField } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
@@ -41,7 +48,24 @@ function toTree(rows: MenuRow[]): MenuNode[] {
  * A change of a role's menu applies to its users at once (every process forgets the permissions it holds).
  */
 export class RolesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly permissions: Permissions,
+  ) {}
+
+  /**
+   * The first of `wanted` the caller does not hold, if any: nobody gives a role, or a user, a permission they do not
+   * hold themselves (the wildcard included), so a role editor cannot raise their own role or anyone's.
+   */
+  private async beyondCaller(auth: Pick<AuthContext, 'roleId'>, wanted: Iterable<string>): Promise<string | undefined> {
+    const held = await this.permissions.held(auth);
+    const all = held.has(PERMISSION_WILDCARD);
+    for (const p of wanted) {
+      if (p === PERMISSION_WILDCARD && !all) return p;
+      if (!all && !held.has(p)) return p;
+    }
+    return undefined;
+  }
 
   private isSuper(auth: AuthContext) {
     return auth.orgType === OrgType.Inner;
@@ -50,6 +74,19 @@ export class RolesService {
   /** What the caller sees: everything for the super administrator, else its type's shared roles and its own. */
   private scope(auth: AuthContext) {
     return this.isSuper(auth) ? { orgType: null, orgId: null } : { orgType: auth.orgType, orgId: auth.organizationId };
+  }
+
+  /**
+   * Refuses acting on users whose role holds a permission the caller does not (1002): someone who may edit users
+   * cannot edit, disable or reset the password of an administrator, and so cannot take over their account.
+   */
+  async assertRolesWithinCaller(auth: Pick<AuthContext, 'roleId'>, roleIds: number[], db: Queryable = this.db) {
+    for (const id of new Set(roleIds)) if (!(await this.isWithinCaller(auth, id, db))) fail('NO_PERMISSION');
+  }
+
+  /** Whether a role holds nothing the caller does not hold. */
+  async isWithinCaller(auth: Pick<AuthContext, 'roleId'>, roleId: number, db: Queryable = this.db) {
+    return (await this.beyondCaller(auth, await rolesRepository.permissionsOf(db, roleId))) === undefined;
   }
 
   rolesByCodes(codes: string[]) {
@@ -86,6 +123,8 @@ export class RolesService {
     const role = list.find((r) => r.roleCode === roleCode);
     if (!role) invalidField('roleCode', 'paramInvalid');
     const [row] = await rolesRepository.findByCodes(db, [roleCode]);
+    const missing = await this.beyondCaller(auth, await rolesRepository.permissionsOf(db, Number(row!.id)));
+    if (missing) invalidField('roleCode', 'roleBeyondCaller', { name: row!.name, permission: missing });
     return row!;
   }
 
@@ -190,10 +229,15 @@ export class RolesService {
       const allowed = await rolesRepository.allowedMenuCodes(tx, role!.org_type);
       const refused = menuCodes.find((c) => !allowed.has(c));
       if (refused) invalidField('menuCodes', 'menuNotAllowed', { code: refused });
-      const parents = new Map((await rolesRepository.menus(tx)).map((m) => [m.code, m.parent_code]));
+      const menus = await rolesRepository.menus(tx);
+      const parents = new Map(menus.map((m) => [m.code, m.parent_code]));
       const codes = new Set<string>();
       for (const c of menuCodes) {
         for (let p: string | null | undefined = c; p; p = parents.get(p)) codes.add(p);
+      }
+      for (const m of menus.filter((m) => codes.has(m.code))) {
+        const missing = await this.beyondCaller(auth, m.api_permissions);
+        if (missing) invalidField('menuCodes', 'menuPermissionNotHeld', { code: m.code, permission: missing });
       }
       await rolesRepository.replaceMenus(tx, Number(role!.id), [...codes]);
     });

@@ -20,7 +20,7 @@ import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import { streamFile } from '../files/files.routes.js';
 import { sendReportImage, sendReportPdf } from '../reports/reports.routes.js';
-import type { SharesService, ShareFilePurpose } from './shares.service.js';
+import { SHARE_VIEW_PERMISSIONS, type SharesService, type ShareFilePurpose } from './shares.service.js';
 
 /**
  * Limits shared by every process (docs/product-decisions.md, "Share links"): password attempts 10 per share and
@@ -30,15 +30,17 @@ export const SHARE_LIMITS = {
   unlock: { perAddress: 20, perSubject: 10, windowSeconds: 900 },
   openPerAddress: { max: 300, windowSeconds: 3600 },
   mailPerUser: { max: 30, windowSeconds: 3600 },
+  // Many users of one organization cannot together turn share mails into a relay.
+  mailPerOrganization: { max: 200, windowSeconds: 3600 },
 } as const;
 
-/** Create and list need the right to see the resource: a case's, an order's or a report's. */
-const VIEW_PERMISSIONS: Record<string, string> = { order: 'order:view', report: 'report:view' };
-/** Shared by routes with different bodies: one without a resource type asks for a case's right. */
+/** Create and list need the right to see the resource named in the body: a case's, an order's or a report's. */
 const viewPermission = ({ body }: FastifyRequest) => {
   const type = typeof body === 'object' && body !== null && 'resourceType' in body ? body.resourceType : undefined;
   // Own keys only: a type such as "constructor" must not find Object's prototype.
-  return typeof type === 'string' && Object.hasOwn(VIEW_PERMISSIONS, type) ? VIEW_PERMISSIONS[type]! : 'case:view';
+  return typeof type === 'string' && Object.hasOwn(SHARE_VIEW_PERMISSIONS, type)
+    ? SHARE_VIEW_PERMISSIONS[type as keyof typeof SHARE_VIEW_PERMISSIONS]
+    : SHARE_VIEW_PERMISSIONS.case;
 };
 const visitor = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] });
 
@@ -199,6 +201,9 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
 
     privateRoutes(app) {
       const limit = { max: 60, timeWindow: '1 minute' };
+      /** Calls about an existing share need the right to see what it shares (its type is read from the share). */
+      const sharePermission = (request: FastifyRequest) =>
+        shares.permissionFor(request.auth, (request.body as { shareCode: string }).shareCode);
       app.post(
         '/share/create',
         {
@@ -238,7 +243,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             body: ShareAccessLogQuery,
             response: { 200: envelope(ShareAccessLog) },
           },
-          config: { rateLimit: limit, errors: ['NOT_FOUND'] },
+          config: { permission: sharePermission, rateLimit: limit, errors: ['NOT_FOUND'] },
         },
         async (request) =>
           ok(
@@ -256,7 +261,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             body: ShareCodeBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { rateLimit: limit, errors: ['NOT_FOUND'] },
+          config: { permission: sharePermission, rateLimit: limit, errors: ['NOT_FOUND'] },
         },
         async (request) => {
           await shares.revoke(request.auth, request.body.shareCode);
@@ -274,20 +279,23 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
             response: { 200: EmptyEnvelope },
           },
           config: {
+            permission: sharePermission,
             rateLimit: { max: 10, timeWindow: '1 minute' },
-            errors: ['NOT_FOUND', 'LINK_EXPIRED', 'REPORT_LINK_EXPIRED'],
+            errors: ['NOT_FOUND', 'LINK_EXPIRED', 'REPORT_LINK_EXPIRED', 'TOO_MANY_REQUESTS'],
           },
         },
         async (request) => {
-          const { max, windowSeconds } = SHARE_LIMITS.mailPerUser;
-          await p.rateLimits.hit('shareMail:user', String(request.auth.userId), max, windowSeconds);
-          await shares.mail(
-            request.auth,
-            request.body.shareCode,
-            request.body.email,
-            request.body.language,
-            request.timezone,
+          const { mailPerUser, mailPerOrganization } = SHARE_LIMITS;
+          const { userId, organizationId } = request.auth;
+          await p.rateLimits.hit('shareMail:user', String(userId), mailPerUser.max, mailPerUser.windowSeconds);
+          await p.rateLimits.hit(
+            'shareMail:org',
+            String(organizationId),
+            mailPerOrganization.max,
+            mailPerOrganization.windowSeconds,
           );
+          const { shareCode, email, name, language } = request.body;
+          await shares.mail(request.auth, shareCode, { email, name, language }, request.timezone);
           return ok(request, null);
         },
       );

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  Permission,
   SHARE_PAGES,
   SHARE_PASSWORD,
   type CreateShareBody,
@@ -14,7 +15,7 @@ import {
   type ReportImageRef,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
-import type { AuthContext } from '../../platform/auth.js';
+import type { AuthContext, Permissions } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { fail, invalidField } from '../../platform/errors.js';
@@ -23,7 +24,6 @@ import type { CasesService } from '../cases/cases.service.js';
 import type { FilesService } from '../files/files.service.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
-import type { RolesService } from '../roles/roles.service.js';
 import { sharesRepository, type PublicShareRow, type ShareListRow, type ShareRow } from './shares.repository.js';
 import { addressHash, coarseUserAgent } from './visitor.js';
 
@@ -39,6 +39,18 @@ const LINK_ROUTES: Record<LinkPurpose, string> = {
   image: 'report-image',
   pdf: 'report-pdf',
 };
+/** What seeing a share's resource takes: the same right as seeing the resource itself. */
+export const SHARE_VIEW_PERMISSIONS: Record<ShareResourceType, string> = {
+  case: 'case:view',
+  order: 'order:view',
+  report: 'report:view',
+};
+/** Who a share's link is mailed to: the address, the greeting's name and the language. */
+export interface ShareRecipient {
+  email: string;
+  name?: string;
+  language: Language;
+}
 const SHARE_MAILS: Record<ShareResourceType, string> = {
   case: 'shareCase',
   order: 'shareOrder',
@@ -87,7 +99,7 @@ export class SharesService {
     private readonly orders: OrdersService,
     private readonly reports: ReportsService,
     private readonly files: FilesService,
-    private readonly roles: RolesService,
+    private readonly permissions: Permissions,
     private readonly mailer: Mailer,
     private readonly config: Config,
   ) {}
@@ -110,9 +122,9 @@ export class SharesService {
     return this.reports.shareableId(auth.organizationId, code, { mustBePublished: forNewShare });
   }
 
-  private async isAdministrator(auth: AuthContext) {
-    const [role] = await this.roles.rolesByCodes([auth.user.role_code]);
-    return Boolean(role?.built_in);
+  /** Whether the caller may end, mail and read the log of shares other members made (share:manage). */
+  private manages(auth: AuthContext) {
+    return this.permissions.has(auth, Permission.ShareManage);
   }
 
   private toItem(s: ShareListRow, resourceCode: string, auth: AuthContext, admin: boolean): ShareItem {
@@ -151,21 +163,41 @@ export class SharesService {
       showPatientName: body.showPatientName,
     });
     const listed = { ...row, creator_name: auth.user.display_name, views: 0, last_viewed_at: null };
-    return this.toItem(listed, body.resourceCode, auth, await this.isAdministrator(auth));
+    return this.toItem(listed, body.resourceCode, auth, await this.manages(auth));
   }
 
   async list(auth: AuthContext, type: ShareResourceType, resourceCode: string) {
     const resourceId = await this.resourceId(auth, type, resourceCode);
     const rows = await sharesRepository.listByResource(this.db, auth.organizationId, type, resourceId);
-    const admin = await this.isAdministrator(auth);
+    const admin = await this.manages(auth);
     return { list: rows.map((r) => this.toItem(r, resourceCode, auth, admin)) };
   }
 
-  /** A share of the caller's organization whose resource the caller can still see, else 404. */
+  /**
+   * The permission a call about an existing share needs: the right to see its resource (a case's, an order's or a
+   * report's), as making and listing shares do. A share of another organization answers 404.
+   */
+  async permissionFor(auth: AuthContext, shareCode: string): Promise<string> {
+    const share = await sharesRepository.findInOrganization(this.db, auth.organizationId, shareCode);
+    if (!share) fail('NOT_FOUND');
+    return SHARE_VIEW_PERMISSIONS[share.resource_type];
+  }
+
+  /** A share of the caller's organization whose resource the caller can still see (the same lookup as a list), else 404. */
   private async own(auth: AuthContext, shareCode: string) {
     const share = await sharesRepository.findInOrganization(this.db, auth.organizationId, shareCode);
     if (!share) fail('NOT_FOUND');
+    await this.permissions.require(auth, SHARE_VIEW_PERMISSIONS[share.resource_type]);
+    if (!(await this.resourceVisible(auth, share))) fail('NOT_FOUND');
     return share;
+  }
+
+  /** Whether the shared resource is still there for the caller: a case not in the recycle bin, an order of its side. */
+  private async resourceVisible(auth: AuthContext, share: ShareRow) {
+    const id = Number(share.resource_id);
+    if (share.resource_type === 'case') return (await this.cases.shared(auth.organizationId, id)) !== undefined;
+    if (share.resource_type === 'order') return (await this.orders.shared(auth.organizationId, id)) !== undefined;
+    return this.reports.exists(auth.organizationId, id);
   }
 
   async accessLog(auth: AuthContext, shareCode: string, pageNum: number, pageSize: number) {
@@ -185,7 +217,7 @@ export class SharesService {
   /** Ends a share at once: its maker or an administrator of its organization; revoking an ended share changes nothing. */
   async revoke(auth: AuthContext, shareCode: string) {
     const share = await this.own(auth, shareCode);
-    const admin = await this.isAdministrator(auth);
+    const admin = await this.manages(auth);
     if (!admin && Number(share.created_by) !== auth.userId) fail('NO_PERMISSION');
     if (share.revoked_at) return;
     await sharesRepository.revoke(this.db, share.id, auth.userId, admin);
@@ -195,9 +227,10 @@ export class SharesService {
    * Mails the link (never the password) in the recipient's language, through the outbox. When it ends is told to the
    * minute in the sender's timezone, named: the recipient's is not known, and a day alone could be the wrong one.
    */
-  async mail(auth: AuthContext, shareCode: string, to: string, language: Language, timeZone = 'UTC') {
+  async mail(auth: AuthContext, shareCode: string, to: ShareRecipient, timeZone = 'UTC') {
     const share = await this.own(auth, shareCode);
     if (statusOf(share) !== 'active') ended({ ...share, organization_name: auth.user.org_name });
+    const { language } = to;
     const expires = share.expires_at
       ? new Intl.DateTimeFormat(language, {
           year: 'numeric',
@@ -209,17 +242,23 @@ export class SharesService {
           timeZoneName: 'short',
         }).format(new Date(share.expires_at))
       : null;
+    const template = SHARE_MAILS[share.resource_type];
+    const sender = auth.user.display_name.trim();
+    const organization = auth.user.org_name.trim();
+    // The sender is named once: "Bright Smile of Bright Smile shared…" reads as a mistake.
+    const sameName = !sender || sender.toLocaleLowerCase() === organization.toLocaleLowerCase();
     await this.mailer.send({
-      to,
+      to: to.email,
       language,
-      template: SHARE_MAILS[share.resource_type],
-      params: { sender: auth.user.display_name, organization: auth.user.org_name, date: expires ?? '' },
+      template,
+      bodyKey: sameName ? `${template}.bodyOrganization` : undefined,
+      params: { sender, organization, date: expires ?? '' },
       extraKeys: [
         expires ? 'shareLink.expires' : 'shareLink.noExpiry',
         ...(share.password_hash ? ['shareLink.password'] : []),
       ],
       link: this.pageUrl(share),
-      recipientName: to,
+      recipientName: to.name?.trim() ?? '',
     });
   }
 

@@ -127,6 +127,7 @@ export function softwareModule(p: Platform, software = new SoftwareService(p.db)
             summary: "The newest update log entry and whether the signed-in user has opened it (the 'what's new' mark)",
             response: { 200: envelope(UpdateLogMark) },
           },
+          config: { everyMember: "the update log's reading marks are the reader's own" },
         },
         async (request) => ok(request, await software.mark(request.auth.userId)),
       );
@@ -140,7 +141,7 @@ export function softwareModule(p: Platform, software = new SoftwareService(p.db)
             body: UpdateLogIdBody,
             response: { 200: envelope(UpdateLogMark) },
           },
-          config: { errors: ['NOT_FOUND'] },
+          config: { everyMember: 'every member reads the update log', errors: ['NOT_FOUND'] },
         },
         async (request) => ok(request, await software.read(request.auth.userId, request.body.id)),
       );
@@ -213,6 +214,7 @@ export function softwareModule(p: Platform, software = new SoftwareService(p.db)
           path,
           {
             schema: { tags: ['users'], summary, response: { 200: envelope(ImprovementPlanState) } },
+            config: { everyMember: "the improvement programme is each user's own choice" },
           },
           async (request) => ok(request, await software.setImprovementPlan(request.auth.userId, participating)),
         );
@@ -228,6 +230,7 @@ export function softwareModule(p: Platform, software = new SoftwareService(p.db)
             response: { 200: envelope(UsageAccepted) },
           },
           config: {
+            everyMember: "the improvement programme is each user's own choice (it refuses users who have not joined)",
             rateLimit: { max: 30, timeWindow: '1 minute' },
             errors: ['IMPROVEMENT_PLAN_NOT_JOINED', 'TOO_MANY_REQUESTS'],
           },

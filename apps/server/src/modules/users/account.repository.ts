@@ -14,34 +14,6 @@ export interface AuthorizedAppRow {
 
 /** Own space: what a user changes about their own account. */
 export const accountRepository = {
-  /** Whether another user holds the account name (names are unique whatever their case). */
-  async accountTakenByOther(db: Queryable, account: string, userId: number): Promise<boolean> {
-    const rows = await db.query(
-      `SELECT 1
-         FROM users
-        WHERE lower(account) = lower($1) AND id <> $2`,
-      [account, userId],
-    );
-    return rows.length > 0;
-  },
-  async emailTakenByOther(db: Queryable, email: string, userId: number): Promise<boolean> {
-    const rows = await db.query(
-      `SELECT 1
-         FROM users
-        WHERE lower(email) = lower($1) AND id <> $2`,
-      [email, userId],
-    );
-    return rows.length > 0;
-  },
-  async phoneTakenByOther(db: Queryable, phone: string, userId: number): Promise<boolean> {
-    const rows = await db.query(
-      `SELECT 1
-         FROM users
-        WHERE phone = $1 AND id <> $2`,
-      [phone, userId],
-    );
-    return rows.length > 0;
-  },
   /** Renames the account once: answers false when it was renamed before (the flag is checked in the update). */
   async renameOnce(db: Queryable, userId: number, account: string): Promise<boolean> {
     const rows = await db.query(

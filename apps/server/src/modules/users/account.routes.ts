@@ -75,6 +75,7 @@ export function accountModule(account: AccountService): Module {
             summary: 'The signed-in user as own space shows it, with an email change waiting for confirmation',
             response: { 200: envelope(UserDetail) },
           },
+          config: { everyMember: "own space: the caller's own account info" },
         },
         async (request) => ok(request, await account.detail(request.auth.userId)),
       );
@@ -88,7 +89,7 @@ export function accountModule(account: AccountService): Module {
             body: EditUserBody,
             response: { 200: envelope(UserDetail) },
           },
-          config: { errors: ['PHONE_TAKEN'] },
+          config: { everyMember: "own space: the caller's own account info", errors: ['PHONE_TAKEN'] },
         },
         async (request) => ok(request, await account.edit(request.auth.userId, request.body)),
       );
@@ -102,7 +103,10 @@ export function accountModule(account: AccountService): Module {
             body: EditUsernameBody,
             response: { 200: envelope(UserDetail) },
           },
-          config: { errors: ['ACCOUNT_TAKEN', 'ACCOUNT_ALREADY_RENAMED'] },
+          config: {
+            everyMember: "own space: the caller's own account name",
+            errors: ['ACCOUNT_TAKEN', 'ACCOUNT_ALREADY_RENAMED'],
+          },
         },
         async (request) => ok(request, await account.editUsername(request.auth.userId, request.body.account)),
       );
@@ -117,7 +121,11 @@ export function accountModule(account: AccountService): Module {
             body: EditEmailBody,
             response: { 200: envelope(EditEmailResult) },
           },
-          config: { sensitive: true, errors: ['EMAIL_TAKEN'] },
+          config: {
+            everyMember: "own space: the caller's own email address",
+            sensitive: true,
+            errors: ['EMAIL_TAKEN'],
+          },
         },
         async (request) => ok(request, await account.editEmail(request.auth.userId, request.body.email)),
       );
@@ -131,6 +139,7 @@ export function accountModule(account: AccountService): Module {
             response: { 200: envelope(EditAvatarResult) },
           },
           config: {
+            everyMember: "own space: the caller's own avatar",
             multipart: AVATAR_PARTS,
             errors: ['FILE_TOO_LARGE', 'TOO_MANY_FILES', 'FILE_CONTENT_MISMATCH'],
           },
@@ -153,6 +162,7 @@ export function accountModule(account: AccountService): Module {
             summary: 'Third-party applications the signed-in user authorized',
             response: { 200: envelope(AuthorizedAppList) },
           },
+          config: { everyMember: 'own space: the apps the caller authorized' },
         },
         async (request) => ok(request, await account.authorizedApps(request.auth.userId)),
       );
@@ -166,7 +176,7 @@ export function accountModule(account: AccountService): Module {
             body: AppCodeBody,
             response: { 200: EmptyEnvelope },
           },
-          config: { errors: ['NOT_FOUND'] },
+          config: { everyMember: 'own space: revoking an app the caller authorized', errors: ['NOT_FOUND'] },
         },
         async (request) => {
           await account.revokeApp(request.auth.userId, request.body.appCode);

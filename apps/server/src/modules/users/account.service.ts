@@ -5,6 +5,7 @@ import type { Mailer } from '../../platform/mail.js';
 import { newToken } from '../../platform/crypto.js';
 import { fail } from '../../platform/errors.js';
 import { accountRepository } from './account.repository.js';
+import { SignInIdentifiers } from './sign-in-identifiers.service.js';
 import { avatarTypeOf } from './avatar-image.js';
 import { emailTokens } from './email-tokens.repository.js';
 import { toUserInfo } from './user-info.js';
@@ -28,28 +29,34 @@ export class AccountService {
   }
 
   async edit(userId: number, input: EditUserBody): Promise<UserDetail> {
-    if (input.phone && (await accountRepository.phoneTakenByOther(this.db, input.phone, userId)))
-      fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
-    await usersRepository.update(this.db, userId, {
-      display_name: input.displayName,
-      nickname: input.nickname === undefined ? undefined : input.nickname || null,
-      phone: input.phone === undefined ? undefined : input.phone || null,
-      gender: input.gender,
-      language: input.language,
+    await this.db.transaction(async (tx) => {
+      if (input.phone !== undefined) await SignInIdentifiers.change(tx, userId, { phone: input.phone || null });
+      await usersRepository.update(tx, userId, {
+        display_name: input.displayName,
+        nickname: input.nickname === undefined ? undefined : input.nickname || null,
+        phone: input.phone === undefined ? undefined : input.phone || null,
+        gender: input.gender,
+        language: input.language,
+      });
     });
     return this.detail(userId);
   }
 
-  /** The account name may be changed once; afterwards it is fixed (ACCOUNT_ALREADY_RENAMED). */
+  /**
+   * The account name may be changed once; afterwards it is fixed (ACCOUNT_ALREADY_RENAMED). The new name is claimed
+   * in the renaming transaction, so a refused name (taken, or reading as a phone number) leaves the change unused.
+   */
   async editUsername(userId: number, account: string): Promise<UserDetail> {
     const user = await usersRepository.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
     if (user.account_changed) fail('ACCOUNT_ALREADY_RENAMED', {}, { field: 'account' });
-    if (await accountRepository.accountTakenByOther(this.db, account, userId))
-      fail('ACCOUNT_TAKEN', { field: 'account' }, { field: 'account' });
-    // The flag is checked again in the update: two renames at once leave one.
-    if (!(await accountRepository.renameOnce(this.db, userId, account)))
-      fail('ACCOUNT_ALREADY_RENAMED', {}, { field: 'account' });
+    await this.db.transaction(async (tx) => {
+      // Claimed before the row changes: of two renames to one name, the second waits for the first and is refused.
+      await SignInIdentifiers.change(tx, userId, { account });
+      // The flag is checked again in the update: two renames at once leave one.
+      if (!(await accountRepository.renameOnce(tx, userId, account)))
+        fail('ACCOUNT_ALREADY_RENAMED', {}, { field: 'account' });
+    });
     return this.detail(userId);
   }
 
@@ -61,8 +68,7 @@ export class AccountService {
     const user = await usersRepository.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
     if (email.toLowerCase() === user.email.toLowerCase()) fail('PARAM_INVALID', { field: 'email' }, { field: 'email' });
-    if (await accountRepository.emailTakenByOther(this.db, email, userId))
-      fail('EMAIL_TAKEN', { field: 'email' }, { field: 'email' });
+    await SignInIdentifiers.assertFree(this.db, { email }, { userId });
     const token = newToken();
     const mail = await this.db.transaction(async (tx) => {
       await accountRepository.setPendingEmail(tx, userId, email);
@@ -86,7 +92,8 @@ export class AccountService {
       const { userId } = await emailTokens.consume(tx, token, ['change_email']);
       const user = await usersRepository.findById(tx, userId);
       if (!user?.pending_email) fail('INVALID_LINK');
-      if (await accountRepository.emailTakenByOther(tx, user.pending_email, userId)) fail('EMAIL_TAKEN');
+      // Someone may have taken the address since it was asked for: the claim refuses it then (EMAIL_TAKEN).
+      await SignInIdentifiers.change(tx, userId, { email: user.pending_email });
       const changed = await accountRepository.applyPendingEmail(tx, userId);
       if (!changed) fail('INVALID_LINK');
       const stored = await this.mailer.store(tx, {

@@ -136,10 +136,4 @@ export const usersAdminRepository = {
       [ids],
     );
   },
-
-  async takenBy(db: Queryable, field: 'account' | 'email' | 'phone', value: string): Promise<number | null> {
-    const where = field === 'phone' ? 'phone = $1' : `lower(${field}) = lower($1)`;
-    const [row] = await db.query<{ id: number }>(`SELECT id FROM users WHERE ${where}`, [value]);
-    return row ? Number(row.id) : null;
-  },
 };

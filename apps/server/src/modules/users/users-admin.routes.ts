@@ -3,6 +3,7 @@ import {
   ManagedUser,
   ManagedUserList,
   Permission,
+  SignInDisputeList,
   SaveUserBody,
   UserCodeBody,
   UserCodesBody,
@@ -32,6 +33,20 @@ export function usersAdminModule(users: UsersAdminService, demoMailbox: DemoMail
           config: { permission: Permission.UserView },
         },
         async (request) => ok(request, await users.list(request.auth, request.body)),
+      );
+
+      app.post(
+        '/user/signInDisputes',
+        {
+          schema: {
+            tags: ['users'],
+            summary:
+              'Sign-in identifiers that match more than one user, refused at sign-in until one of them changes it (super administrator)',
+            response: { 200: envelope(SignInDisputeList) },
+          },
+          config: { permission: Permission.UserView },
+        },
+        async (request) => ok(request, await users.signInDisputes(request.auth)),
       );
 
       app.post(

@@ -12,17 +12,19 @@ import type { AuthContext } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
-import { AuthService } from '../auth/auth.service.js';
 import { OrganizationsService } from '../organizations/organizations.service.js';
 import type { RolesService } from '../roles/roles.service.js';
 import { emailTokens } from './email-tokens.repository.js';
 import { usersAdminRepository, type ManagedUserRow } from './users-admin.repository.js';
 import { usersRepository } from './users.repository.js';
+import { SignInIdentifiers } from './sign-in-identifiers.service.js';
+import type { UserSessions } from './user-sessions.js';
+import { UsersService } from './users.service.js';
 
 /** How long the set-password link of a user an administrator added stays valid. */
 export const SET_PASSWORD_VALIDITY_HOURS = 72;
 
-function toManaged(r: ManagedUserRow, self: number): ManagedUser {
+function toManaged(r: ManagedUserRow, self: number, manageable: boolean): ManagedUser {
   return {
     userCode: r.user_code,
     account: r.account,
@@ -36,6 +38,7 @@ function toManaged(r: ManagedUserRow, self: number): ManagedUser {
     organization: { code: r.org_code, name: r.org_name, type: r.org_type },
     administrator: r.role_built_in,
     self: Number(r.id) === self,
+    manageable,
     lastSignInAt: r.last_sign_in_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -53,6 +56,7 @@ export class UsersAdminService {
     private readonly mailer: Mailer,
     private readonly config: Config,
     private readonly roles: RolesService,
+    private readonly sessions: UserSessions,
   ) {}
 
   private isSuper(auth: AuthContext) {
@@ -78,31 +82,38 @@ export class UsersAdminService {
       roleId = Number(role.id);
     }
     const { total, rows } = await usersAdminRepository.list(this.db, orgId, { ...q, roleId });
-    return { total, list: rows.map((r) => toManaged(r, auth.userId)) };
+    const within = await this.rolesWithinCaller(
+      auth,
+      rows.map((r) => Number(r.role_id)),
+    );
+    return { total, list: rows.map((r) => toManaged(r, auth.userId, within.has(Number(r.role_id)))) };
   }
 
   async detail(auth: AuthContext, userCode: string) {
-    return toManaged(await this.target(auth, userCode), auth.userId);
+    const row = await this.target(auth, userCode);
+    const within = await this.rolesWithinCaller(auth, [Number(row.role_id)]);
+    return toManaged(row, auth.userId, within.has(Number(row.role_id)));
+  }
+
+  /** Which of these roles hold nothing beyond the caller's permissions: their users are the caller's to manage. */
+  private async rolesWithinCaller(auth: AuthContext, roleIds: number[]) {
+    const within = new Set<number>();
+    for (const id of new Set(roleIds)) {
+      if (await this.roles.isWithinCaller(auth, id)) within.add(id);
+    }
+    return within;
+  }
+
+  /** What the super administrator resolves: identifiers two users held before they were one namespace. */
+  async signInDisputes(auth: AuthContext) {
+    if (!this.isSuper(auth)) fail('NO_PERMISSION');
+    return { list: await SignInIdentifiers.disputes(this.db) };
   }
 
   private async target(auth: AuthContext, userCode: string, db: Queryable = this.db, lock = false) {
     const [row] = await usersAdminRepository.findByCodes(db, this.scope(auth), [userCode], lock);
     if (!row) fail('NOT_FOUND');
     return row;
-  }
-
-  /** Account, email and phone stay unique across the site. */
-  private async assertFree(db: Queryable, body: SaveUserBody, self?: number) {
-    const checks = [
-      ['account', body.account, 'ACCOUNT_TAKEN'],
-      ['email', body.email, 'EMAIL_TAKEN'],
-      ['phone', body.phone || null, 'PHONE_TAKEN'],
-    ] as const;
-    for (const [field, value, error] of checks) {
-      if (!value) continue;
-      const owner = await usersAdminRepository.takenBy(db, field, value);
-      if (owner !== null && owner !== self) fail(error, { field }, { field });
-    }
   }
 
   /**
@@ -117,8 +128,7 @@ export class UsersAdminService {
     const token = newToken();
     const place = await usersAdminRepository.organizationPlace(this.db, org.id);
     await this.db.transaction(async (tx) => {
-      await this.assertFree(tx, body);
-      const id = await usersRepository.insert(tx, {
+      const id = await UsersService.insert(tx, {
         userCode,
         account: body.account,
         email: body.email,
@@ -159,6 +169,7 @@ export class UsersAdminService {
   private async edit(auth: AuthContext, userCode: string, body: SaveUserBody) {
     await this.db.transaction(async (tx) => {
       const target = await this.target(auth, userCode, tx, true);
+      await this.roles.assertRolesWithinCaller(auth, [Number(target.role_id)], tx);
       const org = { id: Number(target.organization_id), type: target.org_type };
       const role = await this.roles.assignableRole(auth, body.roleCode, org, tx);
       const roleChanges = Number(role.id) !== Number(target.role_id);
@@ -166,7 +177,11 @@ export class UsersAdminService {
       if (roleChanges && target.role_built_in && !role.built_in && target.status === UserStatus.Activated) {
         await this.assertOtherAdministrator(tx, target, [Number(target.id)]);
       }
-      await this.assertFree(tx, body, Number(target.id));
+      await SignInIdentifiers.change(tx, Number(target.id), {
+        account: body.account,
+        email: body.email,
+        phone: body.phone || null,
+      });
       await usersRepository.update(tx, Number(target.id), {
         account: body.account,
         email: body.email,
@@ -191,6 +206,11 @@ export class UsersAdminService {
   private async batch(auth: AuthContext, db: Queryable, codes: string[], leaving: boolean) {
     const rows = await usersAdminRepository.findByCodes(db, this.scope(auth), [...new Set(codes)], true);
     if (rows.length !== new Set(codes).size) fail('NOT_FOUND');
+    await this.roles.assertRolesWithinCaller(
+      auth,
+      rows.map((r) => Number(r.role_id)),
+      db,
+    );
     if (!leaving) return rows;
     if (rows.some((r) => Number(r.id) === auth.userId)) fail('CANNOT_CHANGE_SELF');
     const ids = rows.map((r) => Number(r.id));
@@ -223,7 +243,7 @@ export class UsersAdminService {
         UserStatus.Inactivated,
         UserStatus.Activated,
       ]);
-      for (const id of ids) await AuthService.endSessionsOfUser(tx, id, 'user_disabled');
+      for (const id of ids) await this.sessions.endSessionsOfUser(tx, id, 'user_disabled');
       return changed.length;
     });
   }
@@ -234,7 +254,8 @@ export class UsersAdminService {
       const rows = await this.batch(auth, tx, codes, true);
       const ids = rows.map((r) => Number(r.id));
       await usersAdminRepository.softDelete(tx, ids);
-      for (const id of ids) await AuthService.endSessionsOfUser(tx, id, 'user_deleted');
+      await SignInIdentifiers.releaseAll(tx, ids);
+      for (const id of ids) await this.sessions.endSessionsOfUser(tx, id, 'user_deleted');
       return ids.length;
     });
   }

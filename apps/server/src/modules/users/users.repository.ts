@@ -23,6 +23,7 @@ export interface UserRow {
   account_changed: boolean;
   pending_email: string | null;
   improvement_plan: boolean;
+  deleted_at: Date | null;
   password_hash: string;
   created_at: Date;
   updated_at: Date;
@@ -65,43 +66,21 @@ export const usersRepository = {
   async findById(db: Queryable, id: number): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.id = $1`, [id]))[0];
   },
-  /** Sign-in accepts the account name, the email or the phone number. */
-  async findByLogin(db: Queryable, login: string): Promise<UserWithOrgRow | undefined> {
-    return (
-      await db.query<UserWithOrgRow>(
-        `${WITH_ORG} WHERE (lower(u.account) = lower($1) OR lower(u.email) = lower($1) OR u.phone = $1) AND u.deleted_at IS NULL
-          ORDER BY (lower(u.account) = lower($1)) DESC LIMIT 1`,
-        [login],
-      )
-    )[0];
-  },
   async findByEmail(db: Queryable, email: string): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE lower(u.email) = lower($1)`, [email]))[0];
-  },
-  async accountExists(db: Queryable, account: string): Promise<boolean> {
-    return (await db.query(`SELECT 1 FROM users WHERE lower(account) = lower($1)`, [account])).length > 0;
-  },
-  async emailExists(db: Queryable, email: string): Promise<boolean> {
-    return (await db.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [email])).length > 0;
-  },
-  async phoneExists(db: Queryable, phone: string): Promise<boolean> {
-    return (await db.query(`SELECT 1 FROM users WHERE phone = $1`, [phone])).length > 0;
-  },
-  /** Whether a user other than `userId` has this phone number. */
-  async phoneTakenByOther(db: Queryable, phone: string, userId: number): Promise<boolean> {
-    return (await db.query(`SELECT 1 FROM users WHERE phone = $1 AND id <> $2`, [phone, userId])).length > 0;
   },
   /** Who a password reset by an administrator is for, and where their mail goes. */
   async findByCode(db: Queryable, userCode: string) {
     const [row] = await db.query<{
       id: number;
       organization_id: number;
+      role_id: number;
       account: string;
       email: string;
       language: string;
       display_name: string;
     }>(
-      `SELECT id, organization_id, account, email, language, display_name
+      `SELECT id, organization_id, role_id, account, email, language, display_name
          FROM users
         WHERE user_code = $1`,
       [userCode],

@@ -11,11 +11,11 @@ import {
   envelope,
 } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
-import type { Module, Platform } from '../../platform/services.js';
-import { UsersService } from './users.service.js';
+import type { Module } from '../../platform/services.js';
+import type { UsersService } from './users.service.js';
 import { toUserInfo } from './user-info.js';
 
-export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer)): Module {
+export function usersModule(users: UsersService): Module {
   return {
     privateRoutes(app) {
       app.post(
@@ -26,7 +26,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
             summary: 'The signed-in user with organization and role',
             response: { 200: envelope(UserInfo) },
           },
-          config: { allowForcedPasswordChange: true },
+          config: { everyMember: "the caller's own user, read at every start", allowForcedPasswordChange: true },
         },
         async (request) => ok(request, toUserInfo(request.auth.user)),
       );
@@ -40,7 +40,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
             body: UpdateUserBody,
             response: { 200: envelope(UserInfo) },
           },
-          config: { errors: ['PHONE_TAKEN'] },
+          config: { everyMember: "own space: the caller's own account info", errors: ['PHONE_TAKEN'] },
         },
         async (request) => ok(request, await users.update(request.auth.userId, request.body)),
       );
@@ -54,6 +54,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
             body: ToothNumberingBody,
             response: { 200: envelope(UserInfo) },
           },
+          config: { everyMember: "the caller's own tooth numbering" },
         },
         async (request) =>
           ok(request, await users.setToothNumbering(request.auth.userId, request.body.toothNumberingSystem)),
@@ -69,6 +70,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
             response: { 200: EmptyEnvelope },
           },
           config: {
+            everyMember: "the caller's own password",
             errors: [
               'INVALID_PASSWORD',
               'TOO_MANY_LOGIN_FAILURES',
@@ -94,6 +96,7 @@ export function usersModule(p: Platform, users = new UsersService(p.db, p.mailer
             response: { 200: EmptyEnvelope },
           },
           config: {
+            everyMember: "the caller's own forced password change",
             allowForcedPasswordChange: true,
             errors: ['NO_PERMISSION', 'PASSWORD_RULE', 'PASSWORDS_DONT_MATCH', 'SAME_PASSWORD'],
           },

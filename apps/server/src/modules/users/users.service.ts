@@ -12,13 +12,13 @@ import type { Mailer } from '../../platform/mail.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
-import { AuthService } from '../auth/auth.service.js';
-import { verifyCurrentPassword } from '../auth/password-check.js';
 import { emailTokens, freeLoginSigns, type EmailTokenPurpose } from './email-tokens.repository.js';
 import { assertNewPassword } from './password-policy.js';
 import { toUserInfo } from './user-info.js';
 import { usersRepository } from './users.repository.js';
-import { usersAdminRepository } from './users-admin.repository.js';
+import { SignInIdentifiers, type IdentifierValues } from './sign-in-identifiers.service.js';
+import type { UserSessions } from './user-sessions.js';
+import type { RolesService } from '../roles/roles.service.js';
 
 export type { EmailTokenPurpose };
 
@@ -35,26 +35,28 @@ export class UsersService {
     return usersRepository.findByEmail(db, email);
   }
 
-  /** Whose account name, email or phone number this is, if anyone's (the forms ask as they are typed). */
-  static takenBy(db: Queryable, field: 'account' | 'email' | 'phone', value: string) {
-    return usersAdminRepository.takenBy(db, field, value);
+  /**
+   * Whether an account name, email or phone number is free to sign in with (the forms ask as they are typed): the
+   * same keys and rules as `insert`, so an account name that reads as a phone number is refused here too.
+   */
+  static async identifierTaken(
+    db: Queryable,
+    values: IdentifierValues,
+    where: { userId?: number; organizationId?: number } = {},
+  ) {
+    return (await SignInIdentifiers.firstTaken(db, values, where)) !== undefined;
   }
 
-  static accountExists(db: Queryable, account: string) {
-    return usersRepository.accountExists(db, account);
+  /** Refuses identifiers another user holds, naming the field (a form's check before its transaction). */
+  static assertIdentifiersFree(db: Queryable, values: IdentifierValues, where: { organizationId?: number }) {
+    return SignInIdentifiers.assertFree(db, values, where);
   }
 
-  static emailExists(db: Queryable, email: string) {
-    return usersRepository.emailExists(db, email);
-  }
-
-  static phoneExists(db: Queryable, phone: string) {
-    return usersRepository.phoneExists(db, phone);
-  }
-
-  /** A new user (sign-up's organization administrator); answers its id. */
-  static insert(tx: Queryable, user: Parameters<typeof usersRepository.insert>[1]) {
-    return usersRepository.insert(tx, user);
+  /** A new user, with the identifiers they sign in with claimed in the same transaction; answers its id. */
+  static async insert(tx: Queryable, user: Parameters<typeof usersRepository.insert>[1]) {
+    const id = await usersRepository.insert(tx, user);
+    await SignInIdentifiers.claim(tx, id, { account: user.account, email: user.email, phone: user.phone });
+    return id;
   }
 
   static setStatus(db: Queryable, userId: number, status: number) {
@@ -66,9 +68,16 @@ export class UsersService {
     return usersRepository.superAdmins(db);
   }
 
-  /** The user signing in with this account name, e-mail or phone number. */
-  static findByLogin(db: Queryable, login: string) {
-    return usersRepository.findByLogin(db, login);
+  /**
+   * The user signing in with this account name, email or phone number; SIGN_IN_AMBIGUOUS when its readings match
+   * two users (a phone number typed without its country code, or an identifier disputed since before the namespace).
+   */
+  static async findByLogin(db: Queryable, login: string) {
+    const match = await SignInIdentifiers.lookup(db, login);
+    if (match && 'ambiguous' in match) fail('SIGN_IN_AMBIGUOUS', {}, { field: 'account' });
+    if (!match) return undefined;
+    const user = await usersRepository.findById(db, match.userId);
+    return user && !user.deleted_at ? user : undefined;
   }
 
   /** Sets a new password (the hash), lifting a forced change when asked. */
@@ -131,6 +140,8 @@ export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer,
+    private readonly sessions: UserSessions,
+    private readonly roles: Pick<RolesService, 'assertRolesWithinCaller'>,
   ) {}
 
   async info(userId: number): Promise<UserInfo> {
@@ -145,18 +156,17 @@ export class UsersService {
       const phone = input.phone ?? (await usersRepository.findById(this.db, userId))?.phone;
       if (!phone) fail('PARAM_INVALID', { field: 'msgReceiveType' }, { field: 'msgReceiveType' });
     }
-    if (input.phone) {
-      if (await usersRepository.phoneTakenByOther(this.db, input.phone, userId))
-        fail('PHONE_TAKEN', { field: 'phone' }, { field: 'phone' });
-    }
-    await usersRepository.update(this.db, userId, {
-      display_name: input.displayName,
-      nickname: input.nickname,
-      phone: input.phone === '' ? null : input.phone,
-      gender: input.gender,
-      language: input.language,
-      receive_email: input.receiveEmail,
-      msg_receive_type: input.msgReceiveType,
+    await this.db.transaction(async (tx) => {
+      if (input.phone !== undefined) await SignInIdentifiers.change(tx, userId, { phone: input.phone || null });
+      await usersRepository.update(tx, userId, {
+        display_name: input.displayName,
+        nickname: input.nickname,
+        phone: input.phone === '' ? null : input.phone,
+        gender: input.gender,
+        language: input.language,
+        receive_email: input.receiveEmail,
+        msg_receive_type: input.msgReceiveType,
+      });
     });
     return this.info(userId);
   }
@@ -170,13 +180,13 @@ export class UsersService {
   async changePassword(userId: number, sessionId: string, input: ChangePassBody) {
     const user = await usersRepository.findById(this.db, userId);
     if (!user) fail('TOKEN_INVALID');
-    await verifyCurrentPassword(this.db, user, input.oldPassword, 'oldPassword');
+    await this.sessions.verifyCurrentPassword(this.db, user, input.oldPassword, 'oldPassword');
     assertNewPassword(input.password, input.confirmPassword);
     if (input.password === input.oldPassword) fail('SAME_PASSWORD', {}, { field: 'password' });
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
       await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
-      await AuthService.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
+      await this.sessions.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
     });
   }
 
@@ -189,7 +199,7 @@ export class UsersService {
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
       await usersRepository.setPassword(tx, userId, hash, { clearForce: true });
-      await AuthService.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
+      await this.sessions.endSessionsOfUser(tx, userId, 'password_changed', sessionId);
     });
   }
 
@@ -198,16 +208,20 @@ export class UsersService {
    * next sign-in goes to the forced password change. A super administrator may reset anyone,
    * an organization administrator only the users of their organization.
    */
-  async resetPassword(actor: { userId: number; organizationId: number; orgType: number }, userCode: string) {
+  async resetPassword(
+    actor: { userId: number; organizationId: number; orgType: number; roleId: number },
+    userCode: string,
+  ) {
     const target = await usersRepository.findByCode(this.db, userCode);
     if (!target || (actor.orgType !== OrgType.Inner && Number(target.organization_id) !== actor.organizationId))
       fail('NOT_FOUND');
     if (Number(target.id) === actor.userId) fail('CANNOT_CHANGE_SELF');
+    await this.roles.assertRolesWithinCaller(actor, [Number(target.role_id)]);
     const temporaryPassword = generateTemporaryPassword();
     const hash = await hashPassword(temporaryPassword);
     await this.db.transaction(async (tx) => {
       await usersRepository.setTemporaryPassword(tx, target.id, hash);
-      await AuthService.endSessionsOfUser(tx, Number(target.id), 'password_reset_by_admin');
+      await this.sessions.endSessionsOfUser(tx, Number(target.id), 'password_reset_by_admin');
     });
     await this.mailer.send({
       to: target.email,

@@ -38,7 +38,7 @@ describe('receive email tab', () => {
   });
 
   it('switches to text messages through user/update and keeps the choice in the session', async () => {
-    signInAs(2, [], { msgReceiveType: 'station', receiveEmail: true, phone: '+1 555 0100' });
+    signInAs(2, [], { msgReceiveType: 'station', receiveEmail: true, phone: '+1 415 555 0100' });
     const { default: ReceiveEmailPanel } = await import('./ReceiveEmailPanel');
     await renderWithQuery(<ReceiveEmailPanel />);
     await click($('own-receive-sms'));

@@ -24,8 +24,14 @@ export const listShares = (resourceType: ShareableType, resourceCode: string) =>
 export const shareAccessLog = (shareCode: string, pageNum: number, pageSize: number) =>
   http.post<{ total: number; list: ShareAccessEntry[] }>('share/accessLog', { shareCode, pageNum, pageSize });
 export const revokeShare = (shareCode: string) => http.post<null>('share/revoke', { shareCode });
-export const mailShare = (shareCode: string, email: string, language: Language) =>
-  http.post<null>('share/sendMail', { shareCode, email, language });
+/** Mails a share's link; `name` is the recipient's, for the greeting (left out, the mail greets without one). */
+export const mailShare = (shareCode: string, to: { email: string; name?: string; language: Language }) =>
+  http.post<null>('share/sendMail', {
+    shareCode,
+    email: to.email,
+    name: to.name?.trim() || undefined,
+    language: to.language,
+  });
 
 // Public calls: the visitor is not signed in; the page answers their errors itself.
 export const openShare = (code: string, sign: string | undefined) =>

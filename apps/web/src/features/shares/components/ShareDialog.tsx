@@ -3,7 +3,7 @@ import { Alert, Button, Checkbox, Form, Input, Modal, Radio, Select, Space, Typo
 import { CopyOutlined, DownloadOutlined, MailOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, LANGUAGE_NAMES, SHARE_PASSWORD, type Language } from '@portal/contracts';
+import { FIELD_MAX, LANGUAGES, LANGUAGE_NAMES, SHARE_PASSWORD, type Language } from '@portal/contracts';
 import { mailShare, type ShareItem, type ShareableType } from '../api/shares';
 import { useCreateShare } from '../api/useShareMutations';
 import { notify } from '../../../lib/notify';
@@ -37,16 +37,22 @@ function useQrCode(url: string | undefined) {
   return dataUrl;
 }
 
+interface MailForm {
+  email: string;
+  name?: string;
+  language: Language;
+}
+
 /** What the dialog shows once the link exists: copy, QR code (PNG), and send by email. */
 function ShareResult({ share }: { share: ShareItem }) {
   const { t, i18n } = useTranslation('shares');
   const qr = useQrCode(share.url);
-  const [form] = Form.useForm<{ email: string; language: Language }>();
+  const [form] = Form.useForm<MailForm>();
   const mail = useMutation({
-    mutationFn: (v: { email: string; language: Language }) => mailShare(share.shareCode, v.email, v.language),
+    mutationFn: (v: MailForm) => mailShare(share.shareCode, v),
     onSuccess: () => {
       notify.success(t('dialog.mailSent'));
-      form.resetFields(['email']);
+      form.resetFields(['email', 'name']);
     },
   });
   const copy = async () => {
@@ -97,6 +103,9 @@ function ShareResult({ share }: { share: ShareItem }) {
           rules={[{ required: true, type: 'email', message: t('dialog.emailInvalid') }]}
         >
           <Input type="email" autoComplete="email" data-testid="share-mail-to" />
+        </Form.Item>
+        <Form.Item name="name" label={t('dialog.recipientName')} extra={t('dialog.recipientNameHelp')}>
+          <Input autoComplete="off" maxLength={FIELD_MAX.name} data-testid="share-mail-name" />
         </Form.Item>
         <Form.Item name="language" label={t('dialog.language')}>
           <Select

@@ -5,4 +5,5 @@ export const userKeys = {
   all: ['users'] as const,
   list: (q: Partial<UserListQuery>) => ['users', 'list', q] as const,
   assignableRoles: ['users', 'assignableRoles'] as const,
+  signInDisputes: ['users', 'signInDisputes'] as const,
 };

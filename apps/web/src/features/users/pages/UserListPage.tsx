@@ -20,6 +20,7 @@ import { useChangeUsers } from '../api/useUserMutations';
 import { UserFormModal } from '../components/UserFormModal';
 import { UserInfoDrawer } from '../components/UserInfoDrawer';
 import { UserStatusTag } from '../components/UserStatusTag';
+import { SignInDisputes } from '../components/SignInDisputes';
 import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
@@ -71,7 +72,8 @@ export default function UserListPage() {
   const rowActions = (u: ManagedUser) => {
     const items = [
       { key: 'view', label: t('action.view') },
-      ...(can(Permission.UserEdit)
+      // A user whose role holds more than the caller's is theirs to view only (the server refuses the rest).
+      ...(can(Permission.UserEdit) && u.manageable
         ? [
             { key: 'edit', label: t('action.edit') },
             u.status === 2 ? { key: 'enable', label: t('action.enable') } : null,
@@ -176,6 +178,7 @@ export default function UserListPage() {
           options={(roles.data ?? []).map((r) => ({ value: r.roleCode, label: roleLabel(t, r.name) }))}
         />
       </Space>
+      {isSuper ? <SignInDisputes /> : null}
       <Access permission={Permission.UserEdit}>
         {picked.length > 0 ? (
           <Space className="list-batch" data-testid="user-batch">
@@ -200,7 +203,7 @@ export default function UserListPage() {
             ? {
                 selectedRowKeys: selected,
                 onChange: (keys) => setSelected(keys as string[]),
-                getCheckboxProps: (u) => ({ disabled: u.self }),
+                getCheckboxProps: (u) => ({ disabled: u.self || !u.manageable }),
               }
             : undefined
         }
