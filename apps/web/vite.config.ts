@@ -46,6 +46,10 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true, ws: true } },
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true, ws: true },
+      // The live socket checks that the page's origin is the address it was asked at: the host is kept.
+      '/ws': { target: 'ws://127.0.0.1:8080', ws: true },
+    },
   },
 });

@@ -97,6 +97,9 @@ import { ExportsService } from './modules/exports/exports.service.js';
 import { sharesModule } from './modules/shares/shares.routes.js';
 import { SharesService } from './modules/shares/shares.service.js';
 import { annotationsModule } from './modules/annotations/annotations.routes.js';
+import { EventStream } from './modules/events/events.service.js';
+import { LiveHub } from './modules/live/live-hub.js';
+import { registerLive } from './modules/live/live.routes.js';
 import { AnnotationsService } from './modules/annotations/annotations.service.js';
 
 export interface BuildOptions {
@@ -188,6 +191,17 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     await sessions.stop();
   });
 
+  // Live updates: this process's end of the event stream and its sockets.
+  const events = new EventStream(db, app.log);
+  await events.start();
+  const live = new LiveHub({ db, tokens, sessions }, events, app.log);
+  await live.start();
+  app.addHook('onClose', async () => {
+    await live.stop();
+    await events.stop();
+  });
+  app.decorate('live', live);
+
   // Modules.
   const filesService = new FilesService(db, store, config, blobDeletions);
   const devices = new DevicesService(db);
@@ -246,6 +260,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
+  housekeeping.add('eventsCleanup', HOUR, async () => ({ removed: await events.cleanup() }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
@@ -303,6 +318,8 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     },
     { prefix: API_BASE },
   );
+
+  await registerLive(app, live, config.publicUrl);
 
   const webDir = opts.webDir ?? WEB_DIST_DIR;
   if (opts.serveWeb !== false && existsSync(join(webDir, 'index.html'))) await serveWebApp(app, webDir);
@@ -384,5 +401,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     platform: Platform;
     housekeeping: Housekeeping;
+    live: LiveHub;
   }
 }

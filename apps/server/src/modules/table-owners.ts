@@ -86,6 +86,11 @@ export const TABLE_OWNERS = {
   // 0027_annotations_and_margin_lines
   annotations: 'annotations',
   margin_lines: 'annotations',
+  // 0030_permissions_and_sign_in_identifiers
+  sign_in_identifiers: 'users',
+  sign_in_disputes: 'users',
+  // 0035_events
+  events: 'events',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

@@ -78,7 +78,9 @@ export class TokenService {
   >();
   private static readonly CACHE_SIZE = 10_000;
 
-  async verify(token: string): Promise<{ userCode: string; sessionId: string; issuedAt: number } | null> {
+  async verify(
+    token: string,
+  ): Promise<{ userCode: string; sessionId: string; issuedAt: number; expiresAt: number } | null> {
     const hit = this.verified.get(token);
     if (hit) {
       if (hit.expiresAt > Date.now() / 1000) return hit;

@@ -134,6 +134,7 @@ export function postgresDb(connectionString: string, max = 20): Db {
   // An idle connection the server ends (restart, failover, an administrator) must not crash the process:
   // the pool drops it and opens another; a query in flight reports its own error.
   pool.on('error', () => undefined);
+  const listener = new Listener(connectionString);
   const db: Db = {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
@@ -160,32 +161,82 @@ export function postgresDb(connectionString: string, max = 20): Db {
         conn.release();
       }
     },
-    async listen(channel, fn) {
-      // A dedicated connection; if it drops, listeners hear an empty payload (so caches forget
-      // everything they might have missed) and it reconnects.
-      let closed = false;
-      let client: pg.Client | undefined;
-      const connect = async () => {
-        client = new pg.Client({ connectionString });
-        client.on('notification', (n) => fn(n.payload ?? ''));
-        client.on('error', () => undefined);
-        client.on('end', () => {
-          if (closed) return;
-          fn('');
-          setTimeout(() => void connect().catch(() => undefined), 1000).unref();
-        });
-        await client.connect();
-        await client.query(`LISTEN ${channel}`);
-      };
-      await connect();
-      return async () => {
-        closed = true;
-        await client?.end();
-      };
+    listen: (channel, fn) => listener.listen(channel, fn),
+    close: async () => {
+      await listener.close();
+      await pool.end();
     },
-    close: () => pool.end(),
   };
   return db;
+}
+
+/**
+ * One connection per process for every LISTEN (NOTIFY's commit cost grows with idle listeners, and a connection per
+ * channel would multiply them): channels are added to it as they are listened to. It connects directly, never
+ * through a pooler in transaction mode, which cannot hold a LISTEN. If it drops, every listener hears an empty
+ * payload (so caches forget and readers read again what they might have missed) and it reconnects.
+ */
+class Listener {
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(private readonly connectionString: string) {}
+
+  async listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.connected();
+      await this.client!.query(`LISTEN ${channel}`);
+    }
+    set.add(fn);
+    return async () => {
+      set.delete(fn);
+    };
+  }
+
+  private connected(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect() {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (n) => {
+      for (const fn of this.handlers.get(n.channel) ?? []) fn(n.payload ?? '');
+    });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.client === client) this.client = undefined;
+      if (this.closed) return;
+      for (const set of this.handlers.values()) for (const fn of set) fn('');
+      setTimeout(() => void this.reconnect(), 1000).unref();
+    });
+    await client.connect();
+    this.client = client;
+  }
+
+  private async reconnect() {
+    if (this.closed) return;
+    try {
+      await this.connected();
+      for (const channel of this.handlers.keys()) await this.client!.query(`LISTEN ${channel}`);
+    } catch {
+      // Not up yet: try again (an 'end' of a half-made connection schedules a try as well).
+      if (this.client) this.client.end().catch(() => undefined);
+      else setTimeout(() => void this.reconnect(), 1000).unref();
+    }
+  }
+
+  async close() {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+  }
 }
 
 export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<Db> {

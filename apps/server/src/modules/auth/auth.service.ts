@@ -47,6 +47,11 @@ export class AuthService {
   }
 
   /** The user's sessions end (all but `exceptSessionId`, the one that asked, when given). */
+  /** Which of these sessions may still act, and as which role: those missing from the answer are gone. */
+  static sessionStates(db: Queryable, sessionIds: string[]) {
+    return sessionsRepository.states(db, sessionIds);
+  }
+
   static endSessionsOfUser(tx: Queryable, userId: number, reason: string, exceptSessionId?: string) {
     return sessionsRepository.revokeAllOfUser(tx, userId, reason, exceptSessionId);
   }

@@ -1,6 +1,26 @@
 import type { Queryable } from '../../platform/db.js';
 
+/** Whether sessions may still act, and as which role (the live sockets check theirs after any sign-in change). */
+export interface SessionState {
+  id: string;
+  live: boolean;
+  role_id: number;
+  force_change_password: boolean;
+}
+
 export const sessionsRepository = {
+  async states(db: Queryable, ids: string[]): Promise<SessionState[]> {
+    return db.query<SessionState>(
+      `SELECT s.id, u.role_id, u.force_change_password,
+              (s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 2 AND o.status = 1 AND u.deleted_at IS NULL) AS live
+         FROM sessions s
+         JOIN users u ON u.id = s.user_id
+         JOIN organizations o ON o.id = u.organization_id
+        WHERE s.id = ANY ($1::uuid[])`,
+      [ids],
+    );
+  },
+
   async create(
     db: Queryable,
     s: { id: string; userId: number; saveLogin: boolean; ttlHours: number; userAgent?: string; ip?: string },

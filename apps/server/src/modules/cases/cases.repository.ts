@@ -39,6 +39,14 @@ const JOINS = `LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv 
 const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 
 /** Every query here is scoped to the caller's organization: a case of another is simply not found. */
+/** A case a change reached: what its live event names (cases.service's `changed`). */
+export interface ChangedCase {
+  code: string;
+  organization_id: number;
+  status: string;
+}
+const CHANGED = 'RETURNING code, organization_id, status';
+
 export const casesRepository = {
   /** A page of the organization's cases; `timezone` is the reader's, whose days the date filter means. */
   async list(db: Queryable, orgId: number, q: CaseListQuery & { deleted?: boolean }, timezone = 'UTC') {
@@ -197,25 +205,28 @@ export const casesRepository = {
   },
   /** Sets a case's status; the case keeps its update time when the status is already that. */
   async setStatusTo(db: Queryable, caseId: number, to: string) {
-    await db.query('UPDATE cases SET status = $2, updated_at = now() WHERE id = $1 AND status <> $2', [caseId, to]);
+    return db.query<ChangedCase>(
+      `UPDATE cases SET status = $2, updated_at = now() WHERE id = $1 AND status <> $2 ${CHANGED}`,
+      [caseId, to],
+    );
   },
 
   /** A case whose last unfinished upload finished is uploaded (unless it has moved past scanning). */
   async setUploaded(db: Queryable, caseId: number) {
-    await db.query(
+    return db.query<ChangedCase>(
       `UPDATE cases SET status = 'uploaded', updated_at = now()
         WHERE id = $1 AND status IN ('registered', 'toBeProgressed', 'scanCompleted')
-          AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)`,
+          AND NOT EXISTS (SELECT 1 FROM uploads WHERE case_id = $1)
+       ${CHANGED}`,
       [caseId],
     );
   },
   /** Adds files to (or, negative, takes them from) the case's file count and bytes. */
   async addFiles(db: Queryable, caseId: number, count: number, bytes: number) {
-    await db.query('UPDATE cases SET file_count = file_count + $2, file_bytes = file_bytes + $3 WHERE id = $1', [
-      caseId,
-      count,
-      bytes,
-    ]);
+    return db.query<ChangedCase>(
+      `UPDATE cases SET file_count = file_count + $2, file_bytes = file_bytes + $3 WHERE id = $1 ${CHANGED}`,
+      [caseId, count, bytes],
+    );
   },
   /** Every case of an organization that is being purged. */
   async deleteOfOrganization(db: Queryable, orgId: number) {
@@ -227,11 +238,10 @@ export const casesRepository = {
   },
 
   async setStatus(db: Queryable, caseId: number, from: string[], to: string) {
-    await db.query(`UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[])`, [
-      caseId,
-      from,
-      to,
-    ]);
+    return db.query<ChangedCase>(
+      `UPDATE cases SET status = $3, updated_at = now() WHERE id = $1 AND status = ANY ($2::text[]) ${CHANGED}`,
+      [caseId, from, to],
+    );
   },
 
   /** Moves live cases to the recycle bin; answers the codes that moved. */

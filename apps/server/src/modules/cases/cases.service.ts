@@ -12,6 +12,7 @@ import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
 import { casesRepository, type CaseRow } from './cases.repository.js';
+import { EventsService } from '../events/events.service.js';
 import type { FileRow } from '../files/files.service.js';
 
 const iso = (d: Date | string | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
@@ -60,6 +61,27 @@ export function toCaseFile(f: FileRow): CaseFile {
 type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
 
 /**
+ * Cases that changed, told to the sockets of their organization's members who may see cases (the lists and the
+ * case page refetch what they show): their code, how they changed, and their status when it changed.
+ */
+async function changed(
+  tx: Queryable,
+  cases: Array<{ code: string; organization_id: number; status?: string }>,
+  change: 'created' | 'updated' | 'binned' | 'restored' | 'status' | 'files',
+) {
+  await EventsService.record(
+    tx,
+    cases.map((c) => ({
+      organizationId: Number(c.organization_id),
+      permission: 'case:view',
+      kind: 'case.changed',
+      subject: c.code,
+      data: { change, ...(c.status && { status: c.status }) },
+    })),
+  );
+}
+
+/**
  * A case's files, which the files module keeps: given where the app is built, so cases do not import files (files
  * count themselves in their case through `CasesService`'s statics).
  */
@@ -78,23 +100,23 @@ export class CasesService {
   }
 
   /** The case follows its order: it takes this status (keeping its update time when it has it already). */
-  static followOrder(tx: Queryable, caseId: number, status: string) {
-    return casesRepository.setStatusTo(tx, caseId, status);
+  static async followOrder(tx: Queryable, caseId: number, status: string) {
+    await changed(tx, await casesRepository.setStatusTo(tx, caseId, status), 'status');
   }
 
   /** The first upload to a registered case started: the case is to be progressed. */
-  static uploadStarted(tx: Queryable, caseId: number) {
-    return casesRepository.setStatus(tx, caseId, ['registered'], 'toBeProgressed');
+  static async uploadStarted(tx: Queryable, caseId: number) {
+    await changed(tx, await casesRepository.setStatus(tx, caseId, ['registered'], 'toBeProgressed'), 'status');
   }
 
   /** An upload finished: the case is uploaded once none is left unfinished (unless it has moved past scanning). */
-  static uploadFinished(tx: Queryable, caseId: number) {
-    return casesRepository.setUploaded(tx, caseId);
+  static async uploadFinished(tx: Queryable, caseId: number) {
+    await changed(tx, await casesRepository.setUploaded(tx, caseId), 'status');
   }
 
   /** Files came (positive) or went (negative): the case's file count and bytes follow. */
-  static filesChanged(tx: Queryable, caseId: number, count: number, bytes: number) {
-    return casesRepository.addFiles(tx, caseId, count, bytes);
+  static async filesChanged(tx: Queryable, caseId: number, count: number, bytes: number) {
+    await changed(tx, await casesRepository.addFiles(tx, caseId, count, bytes), 'files');
   }
 
   /** An organization's purge: every case it has. */
@@ -174,19 +196,28 @@ export class CasesService {
     extra: { deviceId?: number; status?: string } = {},
   ) {
     const code = newCode('c');
-    await casesRepository.insert(this.db, {
-      code,
-      orgId,
-      ...(await this.fields(orgId, input)),
-      status: extra.status ?? 'registered',
-      deviceId: extra.deviceId ?? null,
-      createdBy: userId,
+    const status = extra.status ?? 'registered';
+    const fields = await this.fields(orgId, input);
+    await this.db.transaction(async (tx) => {
+      await casesRepository.insert(tx, {
+        code,
+        orgId,
+        ...fields,
+        status,
+        deviceId: extra.deviceId ?? null,
+        createdBy: userId,
+      });
+      await changed(tx, [{ code, organization_id: orgId, status }], 'created');
     });
     return this.detail(orgId, code);
   }
 
   async update(orgId: number, code: string, input: CaseInput) {
-    if (!(await casesRepository.update(this.db, orgId, code, await this.fields(orgId, input)))) fail('NOT_FOUND');
+    const fields = await this.fields(orgId, input);
+    await this.db.transaction(async (tx) => {
+      if (!(await casesRepository.update(tx, orgId, code, fields))) fail('NOT_FOUND');
+      await changed(tx, [{ code, organization_id: orgId }], 'updated');
+    });
     return this.detail(orgId, code);
   }
 
@@ -211,19 +242,30 @@ export class CasesService {
           { caseCode: blocked.code, orders },
         );
       }
-      return (
-        await casesRepository.softDelete(
-          tx,
-          cases.map((c) => Number(c.id)),
-        )
-      ).length;
+      const binned = await casesRepository.softDelete(
+        tx,
+        cases.map((c) => Number(c.id)),
+      );
+      await changed(
+        tx,
+        binned.map((b) => ({ code: b.code, organization_id: orgId })),
+        'binned',
+      );
+      return binned.length;
     });
   }
 
   async restore(orgId: number, codes: string[]) {
-    const restored = await casesRepository.restore(this.db, orgId, codes);
-    if (!restored.length) fail('NOT_FOUND');
-    return restored.length;
+    return this.db.transaction(async (tx) => {
+      const restored = await casesRepository.restore(tx, orgId, codes);
+      if (!restored.length) fail('NOT_FOUND');
+      await changed(
+        tx,
+        restored.map((r) => ({ code: r.code, organization_id: orgId })),
+        'restored',
+      );
+      return restored.length;
+    });
   }
 
   /**
@@ -264,7 +306,13 @@ export class CasesService {
     const row = await casesRepository.scanProgress(this.db, orgId, code, deviceId);
     if (!row) fail('NOT_FOUND');
     const to = !row.uploading && row.files > 0 ? 'uploaded' : 'scanCompleted';
-    await casesRepository.setStatus(this.db, Number(row.id), ['registered', 'toBeProgressed', 'scanCompleted'], to);
+    await this.db.transaction(async (tx) =>
+      changed(
+        tx,
+        await casesRepository.setStatus(tx, Number(row.id), ['registered', 'toBeProgressed', 'scanCompleted'], to),
+        'status',
+      ),
+    );
     return this.detail(orgId, code);
   }
 }

@@ -13,6 +13,16 @@ export interface ExportRow {
   created_at: Date;
 }
 
+/** What an export's live event tells its maker. */
+export interface ExportChange {
+  code: string;
+  organization_id: number;
+  user_id: number;
+  status: number;
+  progress: number;
+}
+const EXPORT_CHANGE = 'RETURNING code, organization_id, user_id, status, progress';
+
 export const exportsRepository = {
   async insert(db: Queryable, e: { code: string; orgId: number; userId: number; caseIds: number[]; types: string[] }) {
     const [row] = await db.query<{ id: number }>(
@@ -48,17 +58,21 @@ export const exportsRepository = {
     progress: number,
     extra: { key: string | null; size: number | null; error: string | null },
   ) {
-    await db.query(
+    return db.query<ExportChange>(
       `UPDATE exports
           SET status = $2::smallint, progress = $3, storage_key = COALESCE($4, storage_key), size = COALESCE($5, size), error = $6,
               finished_at = CASE WHEN $2::smallint IN (1, 2, 3, 4) THEN now() ELSE finished_at END
-        WHERE id = $1`,
+        WHERE id = $1
+       ${EXPORT_CHANGE}`,
       [id, status, progress, extra.key, extra.size, extra.error],
     );
   },
   /** Only while still packing (status 5), and only forward: a late progress write must never undo the final status. */
   async setProgress(db: Queryable, id: number, progress: number) {
-    await db.query('UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2', [id, progress]);
+    return db.query<ExportChange>(
+      `UPDATE exports SET progress = $2 WHERE id = $1 AND status = 5 AND progress < $2 ${EXPORT_CHANGE}`,
+      [id, progress],
+    );
   },
   /** The live cases to pack, with their summary's fields, in order. */
   async cases(db: Queryable, caseIds: number[]) {

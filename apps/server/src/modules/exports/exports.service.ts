@@ -9,7 +9,8 @@ import type { Jobs } from '../../platform/jobs.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { FileLinks } from '../files/files.service.js';
 import { CasesService } from '../cases/cases.service.js';
-import { exportsRepository } from './exports.repository.js';
+import { EventsService } from '../events/events.service.js';
+import { exportsRepository, type ExportChange } from './exports.repository.js';
 
 const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
 
@@ -95,11 +96,27 @@ export class ExportsService {
     progress: number,
     extra: { key?: string; size?: number; error?: string } = {},
   ) {
-    await exportsRepository.setState(this.db, id, status, progress, {
-      key: extra.key ?? null,
-      size: extra.size ?? null,
-      error: extra.error ?? null,
-    });
+    await this.tell(
+      await exportsRepository.setState(this.db, id, status, progress, {
+        key: extra.key ?? null,
+        size: extra.size ?? null,
+        error: extra.error ?? null,
+      }),
+    );
+  }
+
+  /** The export's maker sees its progress and end live (their dialog stops asking). */
+  private async tell(changes: ExportChange[]) {
+    await EventsService.record(
+      this.db,
+      changes.map((c) => ({
+        organizationId: Number(c.organization_id),
+        userId: Number(c.user_id),
+        kind: 'export.changed',
+        subject: c.code,
+        data: { status: c.status, progress: c.progress },
+      })),
+    );
   }
 
   async pack(exportId: number) {
@@ -156,7 +173,10 @@ export class ExportsService {
                 if (pct >= reported + 5) {
                   reported = pct;
                   // Only while still packing: a late progress write must never undo the final status.
-                  void exportsRepository.setProgress(this.db, exportId, pct).catch(() => undefined);
+                  void exportsRepository
+                    .setProgress(this.db, exportId, pct)
+                    .then((changes) => this.tell(changes))
+                    .catch(() => undefined);
                 }
               });
               cb(null, stream);

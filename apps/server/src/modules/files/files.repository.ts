@@ -169,9 +169,13 @@ export const filesRepository = {
     status: 'pending' | 'ready' | 'failed',
     opts: { viewerKey?: string; viewerSize?: number; unit?: string } = {},
   ) {
-    await db.query(
-      `UPDATE files SET viewer_status = $2, viewer_key = COALESCE($3, viewer_key), viewer_size = COALESCE($4, viewer_size),
-              unit = COALESCE($5, unit) WHERE id = $1`,
+    return db.query<{ code: string; case_code: string; organization_id: number; lab_ids: number[] }>(
+      `UPDATE files f SET viewer_status = $2, viewer_key = COALESCE($3, viewer_key), viewer_size = COALESCE($4, viewer_size),
+              unit = COALESCE($5, unit)
+         FROM cases c
+        WHERE f.id = $1 AND c.id = f.case_id
+       RETURNING f.code, c.code AS case_code, f.organization_id,
+                 ARRAY(SELECT DISTINCT o.lab_organization_id FROM orders o WHERE o.case_id = c.id) AS lab_ids`,
       [fileId, status, opts.viewerKey ?? null, opts.viewerSize ?? null, opts.unit ?? null],
     );
   },

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.js';
 import type { BlobStore } from '../../platform/storage.js';
 import { readAll } from '../../platform/storage.js';
+import { EventsService } from '../events/events.service.js';
 import { filesRepository } from './files.repository.js';
 
 /** Models above this size are served as they are: preparing them would hold too much in memory. */
@@ -66,11 +67,31 @@ export class MeshPreparer {
     });
   }
 
+  /**
+   * A model's viewer version is ready (or could not be made): the case's open pages, the clinic's and those of the
+   * laboratories its orders went to, show it without asking again.
+   */
+  private async viewerSet(...args: Parameters<typeof filesRepository.setViewer>) {
+    const status = args[2];
+    for (const f of await filesRepository.setViewer(...args)) {
+      await EventsService.record(
+        this.db,
+        [Number(f.organization_id), ...(f.lab_ids ?? []).map(Number)].map((organizationId) => ({
+          organizationId,
+          permission: organizationId === Number(f.organization_id) ? 'case:view' : 'order:view',
+          kind: 'file.prepared',
+          subject: f.case_code,
+          data: { fileCode: f.code, viewerStatus: status },
+        })),
+      );
+    }
+  }
+
   async prepare(fileId: number) {
     const file = await filesRepository.forPreparation(this.db, fileId);
     if (!file) return;
     if (Number(file.size) > MAX_PREPARE_BYTES) {
-      await filesRepository.setViewer(this.db, fileId, 'failed');
+      await this.viewerSet(this.db, fileId, 'failed');
       return;
     }
     const buffer = await readAll(await this.store.read(file.storage_key));
@@ -79,7 +100,7 @@ export class MeshPreparer {
     if (!reply.ok) {
       // A model that cannot be parsed will not parse on a retry either.
       if (reply.invalid) {
-        await filesRepository.setViewer(this.db, fileId, 'failed', { unit: reply.unit });
+        await this.viewerSet(this.db, fileId, 'failed', { unit: reply.unit });
         return;
       }
       throw new Error(reply.error);
@@ -89,7 +110,7 @@ export class MeshPreparer {
       key,
       Readable.from([Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength)]),
     );
-    await filesRepository.setViewer(this.db, fileId, 'ready', { viewerKey: key, viewerSize: size, unit: reply.unit });
+    await this.viewerSet(this.db, fileId, 'ready', { viewerKey: key, viewerSize: size, unit: reply.unit });
   }
 
   async stop() {

@@ -5,6 +5,7 @@ import type { Mailer, MailMessage, StoredMail } from '../../platform/mail.js';
 import { OutboxSmsSender, type SmsSender } from '../../platform/sms.js';
 import { t } from '../../platform/i18n.js';
 import { noticesRepository, type NoticeMailRow, type NoticeOrder } from './orders.repository.js';
+import { EventsService, type NewEvent } from '../events/events.service.js';
 
 /** What a notification or mail is about; the text comes from the `notice` namespace in the reader's language. */
 export type OrderNotice =
@@ -65,6 +66,7 @@ export class OrderNotifier {
     mailBatch: string | null = null,
   ) {
     if (orderIds.length === 0) return;
+    await this.live(db, orderIds, event, actorOrgId);
     await noticesRepository.insertNotifications(db, {
       orderIds,
       msgType: event === 'message' ? MSG_TYPES.orderMessage : MSG_TYPES.workOrder,
@@ -77,6 +79,33 @@ export class OrderNotifier {
       await noticesRepository.insertContactNotices(db, { orderIds, event, params, actorOrgId, mailBatch });
     }
     await this.textMessages(db, orderIds, event, actorOrgId, params);
+  }
+
+  /**
+   * The live events of the change, for both sides' open screens: each order's code and status (never its patient),
+   * and that the other side has a new notification (its bell refetches its count).
+   */
+  private async live(db: Queryable, orderIds: number[], event: OrderNotice, actorOrgId: number) {
+    const orders = await noticesRepository.liveOrders(db, orderIds);
+    const kind = event === 'message' ? 'order.message' : 'order.changed';
+    const events: NewEvent[] = [];
+    const told = new Set<number>();
+    for (const o of orders) {
+      for (const org of [Number(o.clinic_organization_id), Number(o.lab_organization_id)]) {
+        events.push({
+          organizationId: org,
+          permission: 'order:view',
+          kind,
+          subject: o.code,
+          data: { status: o.status, event, byOtherSide: org !== actorOrgId },
+        });
+        if (org !== actorOrgId && !told.has(org)) {
+          told.add(org);
+          events.push({ organizationId: org, kind: 'notification', data: { event } });
+        }
+      }
+    }
+    await EventsService.record(db, events);
   }
 
   /** One text message per user of the other side who chose SMS and has a phone number, for the orders together. */

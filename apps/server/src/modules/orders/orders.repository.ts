@@ -574,6 +574,14 @@ export type NoticeMailRow = NoticeOrder & {
  * due a mail carry their batch until the mail is in the outbox.
  */
 export const noticesRepository = {
+  /** What the live event of a change to orders names: each order's code, status and two sides. */
+  async liveOrders(db: Queryable, orderIds: number[]) {
+    return db.query<{ code: string; status: string; clinic_organization_id: number; lab_organization_id: number }>(
+      `SELECT code, status, clinic_organization_id, lab_organization_id FROM orders WHERE id = ANY ($1::bigint[])`,
+      [orderIds],
+    );
+  },
+
   /** A notification per active user of the other side of each order; those who receive mails get the batch. */
   async insertNotifications(
     db: Queryable,

@@ -30,6 +30,7 @@ import { FilesService } from '../files/files.service.js';
 import { CasesService, toCaseFile } from '../cases/cases.service.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { ScorecardsService } from '../scorecards/scorecards.service.js';
+import { EventsService } from '../events/events.service.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
@@ -424,6 +425,17 @@ export class OrdersService {
         tx,
         Number(o.id),
         teeth.map((item) => (marked.has(item.number) ? { ...item, stage: body.stage } : item)),
+      );
+      // The clinic's open order page shows the chart's new stages (no notification: it is progress, not news).
+      await EventsService.record(
+        tx,
+        [Number(o.clinic_organization_id), Number(o.lab_organization_id)].map((organizationId) => ({
+          organizationId,
+          permission: 'order:view',
+          kind: 'order.changed',
+          subject: o.code,
+          data: { status: o.status, event: 'toothStage' },
+        })),
       );
     });
   }
