@@ -34,6 +34,8 @@ export const LIVE_LIMITS = {
   maxBufferedBytes: 4 * 1024 * 1024,
 } as const;
 
+const SIGNAL_MAX_CHARS = 4_000;
+
 /** Close codes the web app acts on. */
 export const CLOSE = {
   unauthenticated: 4401,
@@ -71,7 +73,10 @@ interface Client {
 /** A handler of a client message type other than the built-in ones (the chat's typing marks). */
 export type MessageHandler = (member: AuthContext, message: Record<string, unknown>) => Promise<void> | void;
 
-/** Something a socket hears that is not an event row: a typing mark, sent only to this process's sockets. */
+/**
+ * Something a socket hears that is not kept as an event row (a typing mark): sent to the sockets of every process
+ * through a notification, and lost by a socket that is not open at that moment.
+ */
 export interface Signal {
   organizationId: number;
   userIds?: number[];
@@ -101,7 +106,28 @@ export class LiveHub {
   async start() {
     this.unsubscribe = this.stream.subscribe((rows) => this.deliver(rows));
     // Any change to sessions, users, organizations or roles: each socket's session and role are looked at again.
-    this.unlisten = await this.deps.db.listen('auth_changed', () => this.revalidateSoon());
+    const unlistenAuth = await this.deps.db.listen('auth_changed', () => this.revalidateSoon());
+    const unlistenSignals = await this.deps.db.listen('live_signals', (payload) => this.onSignal(payload));
+    this.unlisten = async () => {
+      await unlistenAuth();
+      await unlistenSignals();
+    };
+  }
+
+  /** Sends a signal to the sockets it is for, on every process (a notification's payload stops at 8,000 bytes). */
+  async broadcast(s: Signal) {
+    const payload = JSON.stringify(s);
+    if (payload.length > SIGNAL_MAX_CHARS) throw new Error('live: signal too large');
+    await this.deps.db.query(`SELECT pg_notify('live_signals', $1)`, [payload]);
+  }
+
+  private onSignal(payload: string) {
+    if (!payload) return;
+    try {
+      this.signal(JSON.parse(payload) as Signal);
+    } catch (err) {
+      this.log.error({ err }, 'live: a signal could not be read');
+    }
   }
 
   /** How many sockets are open, and how many of them are signed in (metrics, benchmarks). */
@@ -260,8 +286,8 @@ export class LiveHub {
     if (list.length) this.send(client, { t: 'events', list });
   }
 
-  /** A signal for the sockets of some members of an organization, on this process only. */
-  signal(s: Signal) {
+  /** A signal for the sockets of some members of an organization, on this process only (see `broadcast`). */
+  private signal(s: Signal) {
     for (const client of this.byOrganization.get(s.organizationId) ?? []) {
       const m = client.member!;
       if (s.userIds && !s.userIds.includes(m.userId)) continue;
