@@ -30,7 +30,7 @@ export class LiveClient {
     });
     this.opened.catch(() => undefined);
     this.ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, unknown>;
+      const frame = JSON.parse((data as Buffer).toString('utf8')) as Record<string, unknown>;
       this.frames.push(frame);
       if (frame.t === 'events') this.events.push(...(frame.list as LiveEvent[]));
       this.wake();

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { OWN_SPACE_MENU } from '@portal/contracts';
 import { clearPendingRedirect, peekPendingRedirect, useSession } from '../lib/session';
-import { grantedScreens } from './routes';
+import { grantedScreens } from './screens';
 import { pendingInvitationRedirect } from '../features/partners/lib/invitation';
 
 /** The hidden routing screen behind `/`: the page the user left at logout, else the dashboard. */

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchRoutes } from 'react-router';
 import { MenuType, pruneMenu, withOwnSpace, type MenuItem } from '@portal/contracts';
-import { buildRoutes, grantedScreens, highlightPath, type RouteHandle } from './routes';
+import { buildRoutes, highlightPath, type RouteHandle } from './routes';
+import { grantedScreens } from './screens';
 
 const item = (p: Partial<MenuItem> & { code: string }): MenuItem => ({
   name: `menu.${p.code}`,

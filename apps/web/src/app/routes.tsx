@@ -1,33 +1,19 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { flattenScreens, type MenuItem } from '@portal/contracts';
-import { MENU_PAGES, PUBLIC_PAGES, TOKEN_PAGES, type PageEntry } from '../config/pages';
+import { type MenuItem } from '@portal/contracts';
+import { MENU_PAGES, PUBLIC_PAGES, TOKEN_PAGES } from '../config/pages';
 import { loadAntdTheme } from '../components/lazyThemed';
 import { lazyPage } from './lazyPage';
 import { noPermissionLazy, notFoundLazy } from './statusRoutes';
 import { RootShell, RootError } from './RootShell';
 import { AuthGate } from './AuthGate';
 import { RedirectPage } from './RedirectPage';
+import { grantedScreens } from './screens';
 
 export interface RouteHandle {
   lightTheme?: boolean;
   guestOnly?: boolean;
   /** The menu item a screen belongs to, for the sidebar highlight. */
   menuPath?: string;
-}
-
-/** Menu screens the whitelist knows; unknown components are skipped. */
-export function grantedScreens(menus: readonly MenuItem[]): { item: MenuItem; page: PageEntry; path: string }[] {
-  const out: { item: MenuItem; page: PageEntry; path: string }[] = [];
-  const seen = new Set<string>();
-  for (const item of flattenScreens(menus)) {
-    const page = item.component ? MENU_PAGES[item.component] : undefined;
-    if (!page) continue;
-    const path = item.path ?? page.path;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    out.push({ item, page, path });
-  }
-  return out;
 }
 
 /** Every menu item, depth first. */

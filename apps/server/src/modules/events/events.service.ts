@@ -59,15 +59,15 @@ export class EventStream {
 
   async start() {
     this.last = (await eventsRepository.bounds(this.db)).last;
-    this.unlisten.push(await this.db.listen('events_written', () => this.givePositions()));
+    this.unlisten.push(await this.db.listen('events_written', () => void this.givePositions()));
     // An empty payload is the listener's reconnection: read whatever was positioned meanwhile.
-    this.unlisten.push(await this.db.listen('events_positioned', () => this.read()));
+    this.unlisten.push(await this.db.listen('events_positioned', () => void this.read()));
     this.timer = setInterval(() => {
-      this.givePositions();
-      this.read();
+      void this.givePositions();
+      void this.read();
     }, SWEEP_MS);
     this.timer.unref();
-    this.givePositions();
+    void this.givePositions();
   }
 
   subscribe(reader: Reader): () => void {

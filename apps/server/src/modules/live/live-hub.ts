@@ -5,6 +5,7 @@ import { authenticateSession, rolePermissions, type AuthContext, type AuthDeps }
 import { AppError } from '../../platform/errors.js';
 import { AuthService } from '../auth/auth.service.js';
 import type { EventRow, EventStream } from '../events/events.service.js';
+import { liveRepository } from './live.repository.js';
 
 /**
  * The live sockets of this process (docs/architecture.md, "Events and live updates"). A socket authenticates with
@@ -118,7 +119,7 @@ export class LiveHub {
   async broadcast(s: Signal) {
     const payload = JSON.stringify(s);
     if (payload.length > SIGNAL_MAX_CHARS) throw new Error('live: signal too large');
-    await this.deps.db.query(`SELECT pg_notify('live_signals', $1)`, [payload]);
+    await liveRepository.notifySignal(this.deps.db, payload);
   }
 
   private onSignal(payload: string) {
@@ -214,7 +215,7 @@ export class LiveHub {
     // A token that expires unrenewed ends the socket with it.
     client.expiry = setTimeout(
       () => this.close(client, CLOSE.unauthenticated, 'token expired'),
-      Math.max(0, claims!.expiresAt * 1000 - Date.now()),
+      Math.max(0, claims.expiresAt * 1000 - Date.now()),
     );
     client.expiry.unref();
     if (client.member) {
