@@ -194,7 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   // Live updates: this process's end of the event stream and its sockets.
   const events = new EventStream(db, app.log);
   await events.start();
-  const live = new LiveHub({ db, tokens, sessions }, events, app.log);
+  const live = new LiveHub({ db, tokens, sessions }, events, app.log, config.live);
   await live.start();
   app.addHook('onClose', async () => {
     await live.stop();

@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
+  LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(100000).default(50),
+  LIVE_WAITING_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   LOG_REQUESTS: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -84,6 +86,8 @@ export interface Config {
   /** Seed demo accounts into a new database. */
   seedDemo: boolean;
   loginRateLimitPerMinute: number;
+  /** Live sockets: open per user, and still authenticating per client address (raised only for benchmarks). */
+  live: { perUser: number; waitingPerAddress: number };
   logLevel: string;
   /** JSON lines for log collectors, or short readable lines for a person at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     demoPassword: e.DEMO_PASSWORD,
     seedDemo: e.SEED_DEMO === 'auto' ? e.NODE_ENV !== 'production' : e.SEED_DEMO === 'true',
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    live: { perUser: e.LIVE_SOCKETS_PER_USER, waitingPerAddress: e.LIVE_WAITING_PER_ADDRESS },
     logLevel: e.LOG_LEVEL,
     // Production logs go to a collector; a person starting the portal wants the banner, warnings and errors.
     logFormat: e.LOG_FORMAT === 'auto' ? (e.NODE_ENV === 'production' ? 'json' : 'pretty') : e.LOG_FORMAT,

@@ -18,10 +18,6 @@ import { liveRepository } from './live.repository.js';
 export const LIVE_LIMITS = {
   /** Time to send the first message (the token). */
   authWithinMs: 5_000,
-  /** Sockets still to authenticate per client address. */
-  unauthenticatedPerAddress: 20,
-  /** Open sockets per user (tabs, devices). */
-  perUser: 50,
   /** Largest frame a client may send (the socket carries small control messages; messages go by the API). */
   maxPayloadBytes: 16 * 1024,
   /** Messages a client may send: a burst, then so many a second. */
@@ -99,6 +95,8 @@ export class LiveHub {
     private readonly deps: AuthDeps,
     private readonly stream: EventStream,
     private readonly log: FastifyBaseLogger,
+    /** Sockets still to authenticate per client address; open sockets per user (tabs, devices). */
+    private readonly limits: { waitingPerAddress: number; perUser: number },
   ) {
     this.heartbeat = setInterval(() => this.beat(), LIVE_LIMITS.heartbeatMs);
     this.heartbeat.unref();
@@ -145,7 +143,7 @@ export class LiveHub {
   /** A socket accepted by the route (origin already checked). */
   accept(ws: WebSocket, address: string) {
     const waiting = this.unauthenticated.get(address) ?? 0;
-    if (waiting >= LIVE_LIMITS.unauthenticatedPerAddress) {
+    if (waiting >= this.limits.waitingPerAddress) {
       ws.close(CLOSE.tooMany, 'too many sockets waiting to authenticate');
       return;
     }
@@ -222,7 +220,7 @@ export class LiveHub {
       client.member = member;
       return this.send(client, { t: 'renewed' });
     }
-    if (this.userSockets(auth.userId) >= LIVE_LIMITS.perUser)
+    if (this.userSockets(auth.userId) >= this.limits.perUser)
       return this.close(client, CLOSE.tooMany, 'too many sockets for this user');
     this.leaveWaiting(client);
     client.member = member;
@@ -268,14 +266,17 @@ export class LiveHub {
         list.push(row);
       }
     }
-    for (const [client, list] of perClient) this.push(client, list);
+    // Members of one organization mostly get the same frame: each distinct one is serialized once.
+    const frames = new Map<string, string>();
+    for (const [client, list] of perClient) this.push(client, list, frames);
   }
 
   /** Sends the events a member may see, above what it was sent already, as one frame. */
-  private push(client: Client, rows: EventRow[]) {
+  private push(client: Client, rows: EventRow[], frames?: Map<string, string>) {
     const m = client.member;
     if (!m || !rows.length) return;
     const list: Array<Record<string, unknown>> = [];
+    let key = '';
     for (const row of rows) {
       const position = Number(row.position);
       if (position <= client.sent) continue;
@@ -283,8 +284,15 @@ export class LiveHub {
       if (row.user_id !== null && Number(row.user_id) !== m.userId) continue;
       if (row.permission && !m.permissions.has(PERMISSION_WILDCARD) && !m.permissions.has(row.permission)) continue;
       list.push({ p: position, kind: row.kind, subject: row.subject, data: row.data, at: row.created_at });
+      key += `${position},`;
     }
-    if (list.length) this.send(client, { t: 'events', list });
+    if (!list.length) return;
+    let frame = frames?.get(key);
+    if (frame === undefined) {
+      frame = JSON.stringify({ t: 'events', list });
+      frames?.set(key, frame);
+    }
+    this.sendFrame(client, frame);
   }
 
   /** A signal for the sockets of some members of an organization, on this process only (see `broadcast`). */
@@ -298,10 +306,14 @@ export class LiveHub {
   }
 
   private send(client: Client, body: Record<string, unknown>) {
+    this.sendFrame(client, JSON.stringify(body));
+  }
+
+  private sendFrame(client: Client, frame: string) {
     const { ws } = client;
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > LIVE_LIMITS.maxBufferedBytes) return this.close(client, CLOSE.slow, 'reading too slowly');
-    ws.send(JSON.stringify(body));
+    ws.send(frame);
   }
 
   /** A token bucket per socket: a flood of messages closes it with a reason. */
