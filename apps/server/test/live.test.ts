@@ -20,6 +20,8 @@ let lab: Side;
 let stranger: Side;
 let partnerCode: string;
 const sockets: LiveClient[] = [];
+/** Sockets of a clinic and a laboratory that take no part: they must hear nothing of what the others do. */
+let bystanders: LiveClient[] = [];
 
 function open(opts: { origin?: string } = {}) {
   const c = new LiveClient(base, opts);
@@ -41,6 +43,8 @@ beforeAll(async () => {
   lab = await side(h, OrgType.Lab);
   stranger = await side(h, OrgType.Clinic);
   partnerCode = await partner(h, clinic, lab);
+  const otherLab = await side(h, OrgType.Lab);
+  bystanders = [await signedIn((await side(h, OrgType.Clinic)).token), await signedIn(otherLab.token)];
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -183,6 +187,14 @@ describe('what a socket receives', () => {
     await socket.until(() => socket.frames.find((f) => f.t === 'renewed'), 'the renewal');
     socket.send({ t: 'auth', token: lab.token });
     expect(await socket.whenClosed()).toEqual({ code: 4401, reason: 'another user signed in' });
+  });
+
+  it('sockets of organizations that took no part heard nothing of all the above', async () => {
+    await pause(300);
+    for (const b of bystanders) {
+      expect(b.closed).toBeUndefined();
+      expect(b.events).toEqual([]);
+    }
   });
 });
 
