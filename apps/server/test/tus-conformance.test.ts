@@ -180,7 +180,8 @@ describe.each([
     }
     expect((await head(url)).headers.get('upload-offset')).toBe('50000');
 
-    // Deferred length is not offered, and a size over the maximum is refused with the catalogue's message.
+    // Deferred length is not offered (400 naming the header), and a size over the maximum is refused with the
+    // catalogue's message.
     const uploadsBefore = await h.db.query('SELECT id FROM uploads');
     const deferred = await fetch(endpoint, {
       method: 'POST',
@@ -190,8 +191,9 @@ describe.each([
         'upload-metadata': metadataHeader({ caseCode, filename: 'd.stl' }),
       },
     });
-    expect(deferred.status).toBe(501);
+    expect(deferred.status).toBe(400);
     expect(deferred.headers.get('tus-resumable')).toBe('1.0.0');
+    expect(await deferred.json()).toMatchObject({ code: 400, msg: expect.stringContaining('Upload-Defer-Length') });
     const tooBig = await fetch(endpoint, {
       method: 'POST',
       headers: {

@@ -27,6 +27,10 @@ export function readTusRequest(req: IncomingMessage): { refusal: TusRefusal } | 
     };
   if (method === 'PATCH' && header(req, 'content-type') !== 'application/offset+octet-stream')
     return { refusal: new AppError('UNSUPPORTED_MEDIA_TYPE') };
+  // The quota is reserved from Upload-Length at creation, so a length given later (creation-defer-length) is not
+  // offered: say which header, as any other bad input.
+  if (method === 'POST' && header(req, 'upload-defer-length') !== undefined)
+    return { refusal: new AppError('PARAM_INVALID', { field: 'Upload-Defer-Length' }) };
   const checksum = method === 'PATCH' || method === 'POST' ? header(req, 'upload-checksum') : undefined;
   try {
     return { checksum: checksum === undefined ? null : parseChecksum(checksum) };
