@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
 import { openDb } from './platform/db.js';
+import { migrateAll } from './migrations.js';
 import { buildApp } from './app.js';
 import { ROOT_DIR } from './platform/paths.js';
 
@@ -12,6 +13,8 @@ export async function generateOpenApi(): Promise<string> {
     { persistSecret: false },
   );
   const db = await openDb({});
+  // The app starts its event stream, which reads its tables.
+  await migrateAll(db);
   const app = await buildApp({ config, db, serveWeb: false, logger: false });
   await app.ready();
   const doc = formatOpenApi(app.swagger());

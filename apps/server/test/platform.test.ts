@@ -16,6 +16,10 @@ describe('platform', () => {
     expect(res.status).toBe(200);
     expect(res.code).toBe(200);
     expect(res.data).toMatchObject({ status: 'ok', database: 'ok' });
+    for (const probe of ['common/ready', 'common/live']) {
+      const answer = await h.call(probe, { method: 'GET' });
+      expect([answer.status, answer.data]).toEqual([200, { status: 'ok' }]);
+    }
   });
 
   it.runIf(testDbKind() === 'postgres')(
@@ -189,6 +193,11 @@ describe('platform', () => {
     await broken.db.close();
     const res = await broken.call('common/monitor', { method: 'GET' });
     expect([res.status, res.code]).toEqual([503, 503]);
+    // A balancer takes the process out (not ready) but does not restart it (still live).
+    const ready = await broken.call('common/ready', { method: 'GET' });
+    expect([ready.status, ready.code]).toEqual([503, 503]);
+    const live = await broken.call('common/live', { method: 'GET' });
+    expect([live.status, live.data]).toEqual([200, { status: 'ok' }]);
     await broken.app.close();
   });
 

@@ -21,6 +21,10 @@ export const AppConfig = z.object({
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
+/** A balancer's readiness or liveness probe. */
+export const ProbeResult = z.object({ status: z.literal('ok') });
+export type ProbeResult = z.infer<typeof ProbeResult>;
+
 export const MonitorResult = z.object({
   /** 'degraded' while a periodic task fails; the portal still answers. */
   status: z.enum(['ok', 'degraded']),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppConfig, CaptchaInit, CaptchaParams, MonitorResult, envelope } from '@portal/contracts';
+import { AppConfig, CaptchaInit, CaptchaParams, MonitorResult, ProbeResult, envelope } from '@portal/contracts';
 import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
@@ -76,6 +76,35 @@ export function commonModule(p: Platform): Module {
             version: VERSION,
           });
         },
+      );
+
+      // For balancers and orchestrators (docs/operations.md, "Health checks"); the browser never calls them. A process
+      // that is stopping answers 503 to anything new (Fastify's return503OnClosing), so it stops being ready first.
+      app.get(
+        '/common/ready',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'Readiness: the database answers (503 otherwise, and while the process stops)',
+            response: { 200: envelope(ProbeResult) },
+          },
+          config: { errors: ['SERVICE_UNAVAILABLE'] },
+        },
+        async (request) => {
+          await probeDatabase();
+          return ok(request, { status: 'ok' as const });
+        },
+      );
+      app.get(
+        '/common/live',
+        {
+          schema: {
+            tags: ['common'],
+            summary: 'Liveness: the process answers (the database is not asked: restarting would not mend it)',
+            response: { 200: envelope(ProbeResult) },
+          },
+        },
+        async (request) => ok(request, { status: 'ok' as const }),
       );
 
       app.post(

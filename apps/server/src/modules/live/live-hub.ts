@@ -423,7 +423,8 @@ export class LiveHub {
     clearInterval(this.heartbeat);
     if (this.revalidating) clearTimeout(this.revalidating);
     this.unsubscribe?.();
-    await this.unlisten?.();
+    // A database already gone has nothing left to unlisten.
+    await this.unlisten?.().catch(() => undefined);
     for (const client of [...this.clients]) this.close(client, CLOSE.goingAway, 'server restarting');
   }
 }
