@@ -15,6 +15,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Some unit tests compute for a while (the API document's lint, mesh layouts, the source scans): the default
+          // 5 s fails them on a busy two-core machine.
+          testTimeout: 20_000,
           include: [
             'packages/contracts/src/**/*.test.ts',
             'packages/mesh/src/**/*.test.ts',
