@@ -836,6 +836,7 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   orderList: { callers: ['clinic', 'lab'], probe: () => post('order/list', { pageSize: 100 }) },
+  orderParties: { callers: ['clinic', 'lab'], probe: () => post('order/parties', {}) },
   orderDetail: {
     callers: ['clinic', 'lab'],
     resource: (w) => ({

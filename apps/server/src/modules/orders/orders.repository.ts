@@ -271,6 +271,18 @@ export const ordersRepository = {
     );
     return pageOf(rows);
   },
+  /** The partnerships of the side's orders with the other side's name, whatever the partnership's state now. */
+  async parties(db: Queryable, side: Side, orgId: number) {
+    const other = side === 'clinic' ? 'lab_organization_id' : 'clinic_organization_id';
+    return db.query<{ partner_code: string; name: string }>(
+      `SELECT p.code AS partner_code, org.name
+         FROM (SELECT DISTINCT partnership_id, ${other} AS other_id FROM orders o WHERE ${scopeColumn(side)} = $1) x
+         JOIN partnerships p ON p.id = x.partnership_id
+         JOIN organizations org ON org.id = x.other_id
+        ORDER BY org.name, p.code`,
+      [orgId],
+    );
+  },
   async find(db: Queryable, side: Side, orgId: number, code: string) {
     const [row] = await db.query<OrderRow>(`${SELECT} WHERE o.code = $1 AND ${scopeColumn(side)} = $2`, [code, orgId]);
     return row;

@@ -12,6 +12,7 @@ import {
   OrderExportBody,
   OrderListQuery,
   OrderListResult,
+  OrderPartiesResult,
   RemakeOrderBody,
   RequiredFieldsQuery,
   RequiredFieldsResult,
@@ -158,6 +159,19 @@ export function ordersModule(orders: OrdersService): Module {
         },
         async (request) =>
           ok(request, await orders.list(request.auth, { ...request.body, timezone: request.timezone })),
+      );
+
+      app.post(
+        '/order/parties',
+        {
+          schema: {
+            tags: ['orders'],
+            summary: "The other side of the caller's orders, one per partnership (the list's partner filter)",
+            response: { 200: envelope(OrderPartiesResult) },
+          },
+          config: { permission: 'order:view' },
+        },
+        async (request) => ok(request, await orders.parties(request.auth)),
       );
 
       app.post(

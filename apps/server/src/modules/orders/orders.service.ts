@@ -374,6 +374,12 @@ export class OrdersService {
     return this.notifier.mailBatch(batch);
   }
 
+  /** Who the caller's orders were exchanged with: what the list can be filtered by, without the partner screens. */
+  async parties(auth: AuthContext) {
+    const rows = await ordersRepository.parties(this.db, sideOf(auth), auth.organizationId);
+    return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
+  }
+
   async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
     const side = sideOf(auth);
     const { total, rows } = await ordersRepository.list(

@@ -32,6 +32,7 @@ import { ORDER_LIST_PATH, orderDetailPath } from '../lib/paths';
 import { authorLine } from '../lib/author';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { SharesCard } from '../../shares';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['orders', 'catalogue'];
@@ -176,7 +177,13 @@ function OrderView({
           ) : null}
           <Descriptions.Item label={t('field.case')}>
             {/* Only the clinic owns the case; the laboratory reads it through the order. */}
-            {side === 'clinic' ? <Link to={caseDetailPath(o.caseCode)}>{o.caseName}</Link> : o.caseName}
+            {side === 'clinic' ? (
+              <ScreenLink to={caseDetailPath(o.caseCode)} testId="order-case">
+                {o.caseName}
+              </ScreenLink>
+            ) : (
+              o.caseName
+            )}
           </Descriptions.Item>
           <Descriptions.Item label={t('field.patientName')}>
             <span data-testid="order-patient">
