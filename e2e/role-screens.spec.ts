@@ -81,9 +81,9 @@ async function permissionsOf(account: string) {
 
 /** No guarded element of a permission the user lacks is on the page. */
 async function expectOnlyHeld(page: Page, held: Set<string>, where: string) {
-  const marks = await page.locator('[data-permission]').evaluateAll((els) =>
-    els.map((e) => e.getAttribute('data-permission') ?? ''),
-  );
+  const marks = await page
+    .locator('[data-permission]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-permission') ?? ''));
   const lacking = marks.filter((m) => !held.has('*:*:*') && !m.split(' ').some((p) => held.has(p)));
   expect([where, lacking]).toEqual([where, []]);
 }
@@ -91,18 +91,18 @@ async function expectOnlyHeld(page: Page, held: Set<string>, where: string) {
 /** Opens each screen of the sidebar (and each tab of the own space), waiting for its calls to end. */
 async function visitEveryScreen(page: Page, held: Set<string>, refused: string[]) {
   await page.getByTestId('layout-sidebar').waitFor();
-  const entries = await page.locator('[data-testid="layout-sidebar"] a[data-testid^="menu-"]').evaluateAll((els) =>
-    els.map((e) => e.getAttribute('data-testid')!),
-  );
+  const entries = await page
+    .locator('[data-testid="layout-sidebar"] a[data-testid^="menu-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
   expect(entries.length).toBeGreaterThan(0);
   for (const entry of entries) {
     await page.getByTestId(entry).click();
     await page.waitForLoadState('networkidle');
     await expectOnlyHeld(page, held, entry);
     if (entry === 'menu-ownSpace') {
-      const tabs = await page.locator('[data-testid^="own-tab-"]').evaluateAll((els) =>
-        els.map((e) => e.getAttribute('data-testid')!),
-      );
+      const tabs = await page
+        .locator('[data-testid^="own-tab-"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
       for (const tab of tabs) {
         await page.getByTestId(tab).click();
         await page.waitForLoadState('networkidle');
@@ -142,7 +142,10 @@ describe('a narrow role', () => {
     await page.getByTestId('menu-orders').click();
     // The filter lists the clinics of the laboratory's orders without the customer screen.
     await page.getByTestId('orders-filter-partner').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().waitFor();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('order-export').count()).toBe(0);
     expect(await page.locator('[data-testid^="orders-batch-"]').count()).toBe(0);

@@ -52,6 +52,28 @@ describe('order/parties', () => {
     expect(refused.data).toBeNull();
   });
 
+  it('order/labs answers the clinic every accepted partnership, orders or not, and needs only order:create', async () => {
+    const expected = await Promise.all(labs.map(async (l, i) => ({ partnerCode: codes[i]!, name: await orgName(l) })));
+    expected.sort((x, y) => x.name.localeCompare(y.name) || x.partnerCode.localeCompare(y.partnerCode));
+    const labsOf = (s: { token: string }) => h.call('order/labs', { token: s.token, body: {} });
+    expect((await labsOf(clinic)).data.list).toEqual(expected);
+    const sender = await member(h, clinic, OrgType.Clinic, ['orders', 'orders.create']);
+    expect((await labsOf(sender)).data.list).toEqual(expected);
+    const reader = await member(h, clinic, OrgType.Clinic, ['orders', 'orderDetail']);
+    expect([(await labsOf(reader)).status, (await labsOf(reader)).code]).toEqual([403, ERRORS.NO_PERMISSION.code]);
+    // An ended partnership is no longer a place to send to.
+    expect(
+      (
+        await h.call('partner/terminate', {
+          token: labs[2]!.token,
+          body: { partnerCode: codes[2]!, reason: 'Closing' },
+        })
+      ).code,
+    ).toBe(200);
+    expect((await labsOf(clinic)).data.list.map((l: { partnerCode: string }) => l.partnerCode)).not.toContain(codes[2]);
+    expect((await labsOf(await side(h, OrgType.Clinic))).data.list).toEqual([]);
+  });
+
   it('holds nothing of other organizations for a stranger, and refuses a caller without a token', async () => {
     const stranger = await side(h, OrgType.Clinic);
     expect((await parties(stranger)).data.list).toEqual([]);

@@ -1,4 +1,11 @@
-import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
+import {
+  OWED_STATUSES,
+  PartnerStatus,
+  type OrderStatus,
+  type RemakeReason,
+  type ToothItem,
+  type Treatment,
+} from '@portal/contracts';
 import { pageOf, sqlDayStart, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
@@ -150,6 +157,17 @@ export const ordersRepository = {
       [partnerCode, clinicOrgId],
     );
     return row;
+  },
+  /** The clinic's accepted partnerships with their laboratory's name: where it can send orders now. */
+  async acceptedLabs(db: Queryable, clinicOrgId: number) {
+    return db.query<{ partner_code: string; name: string }>(
+      `SELECT p.code AS partner_code, o.name
+         FROM partnerships p
+         JOIN organizations o ON o.id = p.lab_organization_id
+        WHERE p.clinic_organization_id = $1 AND p.status = $2
+        ORDER BY o.name, p.code`,
+      [clinicOrgId, PartnerStatus.Accepted],
+    );
   },
   /** The laboratory behind one of the clinic's partnerships (none until an invited laboratory confirms). */
   async partnershipLab(db: Queryable, clinicOrgId: number, partnerCode: string) {

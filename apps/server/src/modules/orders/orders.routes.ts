@@ -11,6 +11,7 @@ import {
   OrderDetail,
   OrderExportBody,
   OrderListQuery,
+  OrderLabsResult,
   OrderListResult,
   OrderPartiesResult,
   RemakeOrderBody,
@@ -172,6 +173,19 @@ export function ordersModule(orders: OrdersService): Module {
           config: { permission: 'order:view' },
         },
         async (request) => ok(request, await orders.parties(request.auth)),
+      );
+
+      app.post(
+        '/order/labs',
+        {
+          schema: {
+            tags: ['orders'],
+            summary: 'The laboratories the clinic can send orders to now (its accepted partnerships), by name',
+            response: { 200: envelope(OrderLabsResult) },
+          },
+          config: { permission: OrderPermission.Create },
+        },
+        async (request) => ok(request, await orders.labs(request.auth)),
       );
 
       app.post(

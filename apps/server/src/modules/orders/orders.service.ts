@@ -380,6 +380,12 @@ export class OrdersService {
     return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
   }
 
+  /** Where a clinic can send orders: asked by roles that send without the partner screens (a laboratory has none). */
+  async labs(auth: AuthContext) {
+    const rows = await ordersRepository.acceptedLabs(this.db, auth.organizationId);
+    return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
+  }
+
   async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
     const side = sideOf(auth);
     const { total, rows } = await ordersRepository.list(

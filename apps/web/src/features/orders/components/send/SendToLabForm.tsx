@@ -56,7 +56,7 @@ export function SendToLabForm({
                 showSearch={{ optionFilterProp: 'label' }}
                 loading={send.labsLoading}
                 placeholder={t('send.labPlaceholder')}
-                options={send.labs.map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
+                options={send.labs.map((p) => ({ value: p.partnerCode, label: p.name }))}
               />
             </Form.Item>
           </Col>
