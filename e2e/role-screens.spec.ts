@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import { api, apiLogin, demoOrder, launch, newPage, PASSWORD, signIn } from './support.js';
+import { api, apiLogin, demoOrder, launch, mailedLink, newPage, PASSWORD, signIn } from './support.js';
 
 /**
  * Narrow roles see only what they hold (§2, §6): every screen their menu offers draws without a refused call, and no
@@ -19,8 +19,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A role of the administrator's organization with these menu entries, and a user holding it; answers the account. */
-async function narrowUser(adminAccount: string, name: string, menuCodes: string[]) {
+/**
+ * A role of the administrator's organization with these menu entries, and a user holding it, made from the browser
+ * behind `page` (so its demo mailbox may read the invitation); the user sets a password from the mail and signs in.
+ */
+async function narrowUser(page: Page, adminAccount: string, name: string, menuCodes: string[]) {
   const admin = await apiLogin(adminAccount);
   expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
   const role = await api('user/role/save_or_update', { name: `${name} ${stamp}` }, admin);
@@ -28,26 +31,22 @@ async function narrowUser(adminAccount: string, name: string, menuCodes: string[
   const allotted = await api('user/role/allotRolePermission', { roleCode: role.data.roleCode, menuCodes }, admin);
   expect(allotted.code).toBe(200);
   const account = `${name.toLowerCase().replace(/[^a-z]/g, '')}${stamp}`;
-  const saved = await api(
-    'user/save_or_update',
-    { account, displayName: name, email: `${account}@example.test`, roleCode: role.data.roleCode },
-    admin,
-  );
-  expect(saved.code).toBe(200);
-  const users = await api('user/listByPage', { pageNum: 1, pageSize: 100, keyword: account }, admin);
-  const userCode = users.data.list.find((u: { account: string }) => u.account === account).userCode as string;
-  const reset = await api('user/resetPass', { userCode }, admin);
-  expect(reset.code).toBe(200);
-  return { account, temporary: reset.data.temporaryPassword as string };
-}
-
-/** Signs in with the temporary password: the forced change, the agreements, then the portal (or whatever follows). */
-async function firstSignIn(page: Page, user: { account: string; temporary: string }) {
-  await signIn(page, user.account, user.temporary);
-  await page.waitForURL(/\/force-change-password/);
-  await page.getByTestId('force-password-new').fill(NEW_PASSWORD);
-  await page.getByTestId('force-password-confirm').fill(NEW_PASSWORD);
-  await page.getByTestId('force-submit').click();
+  const email = `${account}@example.test`;
+  const saved = await page.request.post('/api/v2/user/save_or_update', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { account, displayName: name, email, roleCode: role.data.roleCode },
+  });
+  expect(((await saved.json()) as { code: number }).code).toBe(200);
+  const link = new URL(await mailedLink(page, email, '/set-pass/'));
+  await page.goto(link.pathname);
+  await page.getByTestId('reset-password-new').fill(NEW_PASSWORD);
+  await page.getByTestId('reset-password-confirm').fill(NEW_PASSWORD);
+  await page.getByTestId('reset-submit').click();
+  await page.getByTestId('reset-done').waitFor();
+  await signIn(page, account, NEW_PASSWORD);
+  // A new user reads the agreements first.
+  await page.getByTestId('agreements-accept').click();
+  return account;
 }
 
 /** Every API answer the page gets that refuses for want of a permission (1002, or the partner screens' own code). */
@@ -115,11 +114,10 @@ async function visitEveryScreen(page: Page, held: Set<string>, refused: string[]
 
 describe('a narrow role', () => {
   it('clinic front desk (dashboard and own space only): every screen draws without a refused call', async () => {
-    const user = await narrowUser('clinic', 'Front desk', ['dashboard', 'ownSpace']);
     const { page, context } = await newPage(browser);
     const refused = watchRefusals(page);
-    await firstSignIn(page, user);
-    const held = await permissionsOf(user.account);
+    const account = await narrowUser(page, 'clinic', 'Front desk', ['dashboard', 'ownSpace']);
+    const held = await permissionsOf(account);
     expect(held.has('order:view')).toBe(false);
     await visitEveryScreen(page, held, refused);
     // A deep link outside the role is the no-permission page, not a screen of refused calls.
@@ -129,15 +127,24 @@ describe('a narrow role', () => {
     await page.getByTestId('no-permission').waitFor();
     await page.waitForLoadState('networkidle');
     expect(refused).toEqual([]);
+    // The watch sees a refused call when there is one (the partner list, which the order list asked before).
+    const token = await apiLogin(account, NEW_PASSWORD);
+    await page.evaluate(async (t) => {
+      await fetch('/api/v2/partner/list', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t}` },
+        body: JSON.stringify({ tab: 'mine' }),
+      });
+    }, token);
+    await expect.poll(() => refused.length).toBe(1);
     await context.close();
   });
 
   it('laboratory order reader: lists and opens orders with the partner filter, no action, no export', async () => {
-    const user = await narrowUser('lab', 'Order reader', ['orders', 'orderDetail']);
     const { page, context } = await newPage(browser);
     const refused = watchRefusals(page);
-    await firstSignIn(page, user);
-    const held = await permissionsOf(user.account);
+    const account = await narrowUser(page, 'lab', 'Order reader', ['orders', 'orderDetail']);
+    const held = await permissionsOf(account);
     await visitEveryScreen(page, held, refused);
     await page.getByTestId('menu-orders').click();
     // The filter lists the clinics of the laboratory's orders without the customer screen.
@@ -161,15 +168,15 @@ describe('a narrow role', () => {
   });
 
   it('clinic receiver (orders, order details, confirm receipt): the case is plain text, only its button shows', async () => {
-    const user = await narrowUser('clinic', 'Receiver', ['orders', 'orderDetail', 'orders.complete']);
     const { page, context } = await newPage(browser);
     const refused = watchRefusals(page);
-    await firstSignIn(page, user);
-    const held = await permissionsOf(user.account);
+    const account = await narrowUser(page, 'clinic', 'Receiver', ['orders', 'orderDetail', 'orders.complete']);
+    const held = await permissionsOf(account);
     expect(held.has('order:complete')).toBe(true);
     await visitEveryScreen(page, held, refused);
     await page.getByTestId('menu-orders').click();
     await page.getByTestId('orders-batch-complete').waitFor();
+    expect(await page.locator('[data-permission="order:complete"]').count()).toBe(1);
     expect(await page.getByTestId('order-export').count()).toBe(0);
     await page.getByTestId(`order-link-${orderCode}`).click();
     await page.waitForURL(/\/order-management\/detail\//);
@@ -184,9 +191,8 @@ describe('a narrow role', () => {
   });
 
   it('a role with no menu entry at all is told it has no access and signed out', async () => {
-    const user = await narrowUser('clinic', 'Nothing', []);
     const { page, context } = await newPage(browser);
-    await firstSignIn(page, user);
+    await narrowUser(page, 'clinic', 'Nothing', []);
     await page.getByText("You don't have access to any page. Please contact your administrator.").waitFor();
     await page.waitForURL(/\/login/);
     await context.close();
