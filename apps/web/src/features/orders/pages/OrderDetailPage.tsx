@@ -127,6 +127,7 @@ function OrderView({
               {remakable ? (
                 <Button
                   data-testid="order-action-remake"
+                  data-permission={OrderPermission.Create}
                   disabled={!confirmed || actions.busyAction !== null}
                   onClick={() => setRemaking(true)}
                 >
@@ -137,6 +138,7 @@ function OrderView({
                 <Button
                   key={a}
                   data-testid={`order-action-${a}`}
+                  data-permission={ORDER_ACTION_PERMISSION[a]}
                   type={a === 'reject' || a === 'cancel' ? 'default' : 'primary'}
                   danger={a === 'reject' || a === 'cancel'}
                   disabled={!confirmed || actions.busyAction !== null}
