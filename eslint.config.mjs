@@ -22,6 +22,20 @@ const ICON_ARIA = {
     'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
   message: 'Mark the icon aria-hidden (or give it an aria-label when it alone names something).',
 };
+/**
+ * An element hidden by a permission check: antd's display rules can override the HTML `hidden` attribute, so the
+ * element shows anyway (a role without "Export orders" saw the export button). §6 removes guarded elements.
+ */
+const HIDDEN_GUARD = [
+  {
+    selector: "JSXAttribute[name.name='hidden'] CallExpression[callee.name=/^(can|access)$/]",
+    message: 'Guard the element with <Access permission=…> (removed, with data-permission), never with `hidden`.',
+  },
+  {
+    selector: "JSXAttribute[name.name='hidden'] Identifier[name=/^(can[A-Z]|allowed|permitted|editable|permission)/]",
+    message: 'Guard the element with <Access permission=…> (removed, with data-permission), never with `hidden`.',
+  },
+];
 /** A query key written out in place; see the rule below. */
 const RAW_QUERY_KEY = {
   selector: "Property[key.name='queryKey'] > ArrayExpression",
@@ -97,15 +111,15 @@ export default tseslint.config(
     // An antd icon names itself ("upload") to screen readers: beside a label it reads "upload Upload". Icons are
     // decoration (aria-hidden); an icon-only control carries its own aria-label, which axe checks.
     files: WEB,
-    rules: { 'no-restricted-syntax': ['error', ICON_ARIA] },
+    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD] },
   },
   {
     // A query key is written once, in its feature's api/keys.ts factory, so that an invalidation names the same key
     // as the query it means to reach. Tests may seed caches with keys written out. A later config that sets
-    // no-restricted-syntax replaces the whole list for the files it matches: the icon rule is repeated here.
+    // no-restricted-syntax replaces the whole list for the files it matches: the icon and hidden rules are repeated here.
     files: WEB,
     ignores: ['**/api/keys.ts', '**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, RAW_QUERY_KEY] },
+    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, RAW_QUERY_KEY] },
   },
   {
     // A mutation's hook, in its feature's api/ folder, knows which data the change makes stale (its own feature's and
@@ -114,7 +128,9 @@ export default tseslint.config(
     // replaces theirs for the files it matches).
     files: WEB,
     ignores: ['apps/web/src/features/*/api/**', '**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, RAW_QUERY_KEY, ...INVALIDATION_OUTSIDE_API] },
+    rules: {
+      'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, RAW_QUERY_KEY, ...INVALIDATION_OUTSIDE_API],
+    },
   },
   {
     files: WEB,

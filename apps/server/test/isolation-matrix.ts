@@ -836,6 +836,8 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   orderList: { callers: ['clinic', 'lab'], probe: () => post('order/list', { pageSize: 100 }) },
+  orderParties: { callers: ['clinic', 'lab'], probe: () => post('order/parties', {}) },
+  orderLabs: { callers: ['clinic'], probe: () => post('order/labs', {}) },
   orderDetail: {
     callers: ['clinic', 'lab'],
     resource: (w) => ({

@@ -1,4 +1,4 @@
-import { useCallback, type ReactNode } from 'react';
+import { Fragment, cloneElement, isValidElement, useCallback, type ReactElement, type ReactNode } from 'react';
 import { access } from '@portal/contracts';
 import { useSession } from '../lib/session';
 
@@ -10,7 +10,13 @@ export function useAccess() {
   return useCallback((required: Required) => access(permissions, required), [permissions]);
 }
 
-/** Renders its children only when the user holds one of the permissions; otherwise nothing (or fallback). */
+/** The `data-permission` value of a guarded element: what a test looks for to tell guarded elements apart. */
+export const permissionMark = (required: Required) => (typeof required === 'string' ? required : required.join(' '));
+
+/**
+ * Renders its children only when the user holds one of the permissions; otherwise nothing (or fallback). A single
+ * element child carries `data-permission`; anything else is wrapped in a layout-neutral span that carries it.
+ */
 export function Access({
   permission,
   children,
@@ -21,5 +27,13 @@ export function Access({
   fallback?: ReactNode;
 }) {
   const can = useAccess();
-  return <>{can(permission) ? children : fallback}</>;
+  if (!can(permission)) return <>{fallback}</>;
+  const mark = permissionMark(permission);
+  if (isValidElement(children) && children.type !== Fragment)
+    return cloneElement(children as ReactElement<Record<string, unknown>>, { 'data-permission': mark });
+  return (
+    <span data-permission={mark} style={{ display: 'contents' }}>
+      {children}
+    </span>
+  );
 }

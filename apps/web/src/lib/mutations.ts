@@ -1,4 +1,5 @@
 import type { UseMutationOptions } from '@tanstack/react-query';
+import { sayIfRefused } from './refusal';
 
 /**
  * What a screen adds to one of its feature's mutation hooks: its own reactions (a toast, a dialog closed, a field
@@ -14,7 +15,7 @@ interface Refresh<TData, TVariables> {
 }
 
 /**
- * The screen's reactions with the hook's refresh run first. A refresh that returns its promise keeps the mutation
+ * The screen's reactions with the hook's refresh run first, and a refusal for want of a permission said once. A refresh that returns its promise keeps the mutation
  * pending until the data on screen is fetched again (a confirm stays busy until then); one that returns nothing
  * lets the mutation end at once.
  */
@@ -22,9 +23,13 @@ export function withRefresh<TData, TVariables>(
   reactions: Reactions<TData, TVariables> = {},
   refresh: Refresh<TData, TVariables>,
 ): Reactions<TData, TVariables> {
-  const { onSuccess, onSettled } = reactions;
+  const { onSuccess, onSettled, onError } = reactions;
   return {
     ...reactions,
+    // A refusal (1002) says so here for every action; the screen's own error display would only repeat the code.
+    onError: async (error, variables, result, context) => {
+      if (!sayIfRefused(error)) await onError?.(error, variables, result, context);
+    },
     onSuccess: async (data, variables, result, context) => {
       await Promise.all([refresh.success?.(data, variables), onSuccess?.(data, variables, result, context)]);
     },

@@ -214,6 +214,12 @@ export const OrderDetail = OrderSummary.extend({
 });
 export type OrderDetail = z.infer<typeof OrderDetail>;
 export const OrderListResult = z.object({ total: z.number(), list: z.array(OrderSummary) });
+/** The other side of the caller's own orders, one per partnership (the order list's partner filter). */
+export const OrderParty = z.object({ partnerCode: z.string(), name: z.string() });
+export type OrderParty = z.infer<typeof OrderParty>;
+export const OrderPartiesResult = z.object({ list: z.array(OrderParty) });
+/** The laboratories a clinic can send to now: its accepted partnerships (the send dialog's choice). */
+export const OrderLabsResult = z.object({ list: z.array(OrderParty) });
 export const OrderCodeBody = z.object({ orderCode: zRequiredText(FIELD_MAX.code) });
 
 export const ORDER_EXPORT_FORMATS = ['xlsx', 'csv'] as const;

@@ -1,4 +1,11 @@
-import { OWED_STATUSES, type OrderStatus, type RemakeReason, type ToothItem, type Treatment } from '@portal/contracts';
+import {
+  OWED_STATUSES,
+  PartnerStatus,
+  type OrderStatus,
+  type RemakeReason,
+  type ToothItem,
+  type Treatment,
+} from '@portal/contracts';
 import { pageOf, sqlDayStart, sqlIsoTime, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type Side = 'clinic' | 'lab';
@@ -151,6 +158,17 @@ export const ordersRepository = {
     );
     return row;
   },
+  /** The clinic's accepted partnerships with their laboratory's name: where it can send orders now. */
+  async acceptedLabs(db: Queryable, clinicOrgId: number) {
+    return db.query<{ partner_code: string; name: string }>(
+      `SELECT p.code AS partner_code, o.name
+         FROM partnerships p
+         JOIN organizations o ON o.id = p.lab_organization_id
+        WHERE p.clinic_organization_id = $1 AND p.status = $2
+        ORDER BY o.name, p.code`,
+      [clinicOrgId, PartnerStatus.Accepted],
+    );
+  },
   /** The laboratory behind one of the clinic's partnerships (none until an invited laboratory confirms). */
   async partnershipLab(db: Queryable, clinicOrgId: number, partnerCode: string) {
     const [row] = await db.query<{ lab_organization_id: number | null; name: string | null }>(
@@ -270,6 +288,18 @@ export const ordersRepository = {
       params,
     );
     return pageOf(rows);
+  },
+  /** The partnerships of the side's orders with the other side's name, whatever the partnership's state now. */
+  async parties(db: Queryable, side: Side, orgId: number) {
+    const other = side === 'clinic' ? 'lab_organization_id' : 'clinic_organization_id';
+    return db.query<{ partner_code: string; name: string }>(
+      `SELECT p.code AS partner_code, org.name
+         FROM (SELECT DISTINCT partnership_id, ${other} AS other_id FROM orders o WHERE ${scopeColumn(side)} = $1) x
+         JOIN partnerships p ON p.id = x.partnership_id
+         JOIN organizations org ON org.id = x.other_id
+        ORDER BY org.name, p.code`,
+      [orgId],
+    );
   },
   async find(db: Queryable, side: Side, orgId: number, code: string) {
     const [row] = await db.query<OrderRow>(`${SELECT} WHERE o.code = $1 AND ${scopeColumn(side)} = $2`, [code, orgId]);

@@ -11,7 +11,9 @@ import {
   OrderDetail,
   OrderExportBody,
   OrderListQuery,
+  OrderLabsResult,
   OrderListResult,
+  OrderPartiesResult,
   RemakeOrderBody,
   RequiredFieldsQuery,
   RequiredFieldsResult,
@@ -158,6 +160,32 @@ export function ordersModule(orders: OrdersService): Module {
         },
         async (request) =>
           ok(request, await orders.list(request.auth, { ...request.body, timezone: request.timezone })),
+      );
+
+      app.post(
+        '/order/parties',
+        {
+          schema: {
+            tags: ['orders'],
+            summary: "The other side of the caller's orders, one per partnership (the list's partner filter)",
+            response: { 200: envelope(OrderPartiesResult) },
+          },
+          config: { permission: 'order:view' },
+        },
+        async (request) => ok(request, await orders.parties(request.auth)),
+      );
+
+      app.post(
+        '/order/labs',
+        {
+          schema: {
+            tags: ['orders'],
+            summary: 'The laboratories the clinic can send orders to now (its accepted partnerships), by name',
+            response: { 200: envelope(OrderLabsResult) },
+          },
+          config: { permission: OrderPermission.Create },
+        },
+        async (request) => ok(request, await orders.labs(request.auth)),
       );
 
       app.post(

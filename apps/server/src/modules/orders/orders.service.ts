@@ -374,6 +374,18 @@ export class OrdersService {
     return this.notifier.mailBatch(batch);
   }
 
+  /** Who the caller's orders were exchanged with: what the list can be filtered by, without the partner screens. */
+  async parties(auth: AuthContext) {
+    const rows = await ordersRepository.parties(this.db, sideOf(auth), auth.organizationId);
+    return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
+  }
+
+  /** Where a clinic can send orders: asked by roles that send without the partner screens (a laboratory has none). */
+  async labs(auth: AuthContext) {
+    const rows = await ordersRepository.acceptedLabs(this.db, auth.organizationId);
+    return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
+  }
+
   async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
     const side = sideOf(auth);
     const { total, rows } = await ordersRepository.list(

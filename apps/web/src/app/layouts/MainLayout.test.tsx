@@ -18,7 +18,8 @@ afterEach(cleanup);
 
 async function render(orgType: number) {
   appConfigStore.set({ appName: 'Dental Portal' } as AppConfig);
-  signInAs(orgType);
+  // The bell is for roles that read orders (its notifications are of orders).
+  signInAs(orgType, ['order:view']);
   const { default: MainLayout } = await import('./MainLayout');
   const { host } = await renderWithProviders(
     [{ element: <MainLayout />, children: [{ path: '/', element: <div /> }] }],

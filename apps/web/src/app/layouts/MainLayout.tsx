@@ -21,6 +21,7 @@ import { logout, useSession } from '../../lib/session';
 import { useBackClose } from '../../lib/useBackClose';
 import type { RouteHandle } from '../routes';
 import { MenuIcon } from './menuIcons';
+import { Access } from '../../components/Access';
 
 type AntItem = NonNullable<MenuProps['items']>[number];
 
@@ -168,7 +169,12 @@ export default function MainLayout() {
           <div className="header-spacer" />
           <UsageTracker />
           <WhatsNewButton />
-          {showBell ? <NotificationBell /> : null}
+          {/* The notifications are of orders: the server lists them to roles that read orders. */}
+          {showBell ? (
+            <Access permission="order:view">
+              <NotificationBell />
+            </Access>
+          ) : null}
           {/* The account's language follows, so mails arrive in it too. */}
           <LangSwitch onChange={(lang) => void updateUser({ language: lang as Language }).catch(() => undefined)} />
           <ThemeSwitch />

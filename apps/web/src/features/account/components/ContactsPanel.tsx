@@ -4,7 +4,8 @@ import type { ColumnsType } from 'antd/es/table';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CONTACT_VERIFICATION_VALIDITY_DAYS, FIELD_MAX } from '@portal/contracts';
+import { CONTACT_VERIFICATION_VALIDITY_DAYS, FIELD_MAX, Permission } from '@portal/contracts';
+import { Access } from '../../../components/Access';
 import { ApiError, errorText } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
@@ -59,28 +60,31 @@ export default function ContactsPanel() {
     {
       title: t('contacts.action'),
       key: 'action',
+      // Adding, mailing again and deleting are contact:manage; a role that only reads sees the list.
       render: (_, c) => (
-        <Space>
-          {c.status === 'verified' ? null : (
-            <Button
-              size="small"
-              loading={resend.isPending && resend.variables === c.contactCode}
-              onClick={() => resend.mutate(c.contactCode)}
-              data-testid={`contact-resend-${c.email}`}
+        <Access permission={Permission.ContactManage}>
+          <Space>
+            {c.status === 'verified' ? null : (
+              <Button
+                size="small"
+                loading={resend.isPending && resend.variables === c.contactCode}
+                onClick={() => resend.mutate(c.contactCode)}
+                data-testid={`contact-resend-${c.email}`}
+              >
+                {t('contacts.resend')}
+              </Button>
+            )}
+            <Popconfirm
+              title={t('contacts.deleteConfirm', { email: c.email })}
+              onConfirm={() => remove.mutate(c.contactCode)}
+              okButtonProps={{ danger: true }}
             >
-              {t('contacts.resend')}
-            </Button>
-          )}
-          <Popconfirm
-            title={t('contacts.deleteConfirm', { email: c.email })}
-            onConfirm={() => remove.mutate(c.contactCode)}
-            okButtonProps={{ danger: true }}
-          >
-            <Button size="small" danger data-testid={`contact-delete-${c.email}`}>
-              {t('contacts.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
+              <Button size="small" danger data-testid={`contact-delete-${c.email}`}>
+                {t('contacts.delete')}
+              </Button>
+            </Popconfirm>
+          </Space>
+        </Access>
       ),
     },
   ];
@@ -90,17 +94,19 @@ export default function ContactsPanel() {
       title={t('contacts.title')}
       data-testid="own-contacts"
       extra={
-        <Button
-          type="primary"
-          icon={<PlusOutlined aria-hidden />}
-          onClick={() => {
-            form.resetFields();
-            setAdding(true);
-          }}
-          data-testid="contact-add"
-        >
-          {t('contacts.add')}
-        </Button>
+        <Access permission={Permission.ContactManage}>
+          <Button
+            type="primary"
+            icon={<PlusOutlined aria-hidden />}
+            onClick={() => {
+              form.resetFields();
+              setAdding(true);
+            }}
+            data-testid="contact-add"
+          >
+            {t('contacts.add')}
+          </Button>
+        </Access>
       }
     >
       <p>{t('contacts.explain', { days: CONTACT_VERIFICATION_VALIDITY_DAYS })}</p>

@@ -49,7 +49,7 @@ describe('receive email tab', () => {
 
 describe('contacts tab', () => {
   it('shows each contact’s status and resends the link of one not yet verified', async () => {
-    signInAs(2, ['order:view']);
+    signInAs(2, ['order:view', 'contact:manage']);
     const { default: ContactsPanel } = await import('./ContactsPanel');
     await renderWithQuery(<ContactsPanel />, {
       fresh: true,
@@ -69,5 +69,19 @@ describe('contacts tab', () => {
     await click($('contact-resend-desk@clinic.test'));
     await flush(3);
     expect(server.lastCall('companyContact/resendVerifyEmail')).toEqual({ contactCode: 'ct-desk@clinic.test' });
+  });
+
+  it('offers no add, resend or delete to a role without contact:manage', async () => {
+    signInAs(2, ['order:view']);
+    const { default: ContactsPanel } = await import('./ContactsPanel');
+    await renderWithQuery(<ContactsPanel />, {
+      fresh: true,
+      seed: (qc) =>
+        qc.setQueryData(accountKeys.contacts, { list: [contact({ email: 'desk@clinic.test', status: 'expired' })] }),
+    });
+    expect($('contact-status-desk@clinic.test')!.textContent).toBe('contacts.statuses.expired');
+    expect($('contact-add')).toBeNull();
+    expect($('contact-resend-desk@clinic.test')).toBeNull();
+    expect($('contact-delete-desk@clinic.test')).toBeNull();
   });
 });

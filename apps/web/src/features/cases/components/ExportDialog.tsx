@@ -11,6 +11,7 @@ import { caseKeys } from '../api/keys';
 import { exportMessageKey, isExportRunning } from '../lib/exportState';
 import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
+import { sayIfRefused } from '../../../lib/refusal';
 
 /** Export of the selected cases: choose file types → pack on the server → download link. */
 export function ExportDialog({
@@ -40,6 +41,7 @@ export function ExportDialog({
       savePrefs({ exportTypes: types });
       setExportCode(info.exportCode);
     },
+    onError: sayIfRefused,
   });
 
   const status = useQuery({

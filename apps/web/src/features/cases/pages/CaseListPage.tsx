@@ -6,7 +6,7 @@ import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import SearchOutlined from '@ant-design/icons/SearchOutlined';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { CASE_STATUSES, TREATMENTS } from '@portal/contracts';
@@ -35,6 +35,7 @@ import { caseDetailPath } from '../lib/paths';
 import { SendToLabButton } from '../../orders';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -92,9 +93,9 @@ export default function CaseListPage() {
       sorter: true,
       sortOrder: columnSortOrder(state, 'name'),
       render: (v: string, r) => (
-        <Link to={caseDetailPath(r.caseCode)} data-testid={`case-link-${r.caseCode}`}>
+        <ScreenLink to={caseDetailPath(r.caseCode)} testId={`case-link-${r.caseCode}`}>
           {v}
-        </Link>
+        </ScreenLink>
       ),
     },
     {

@@ -9,6 +9,7 @@ import { patchUser, useSession } from '../../../lib/session';
 import { areasQuery, companyInfoQuery, companyKeys, editCompany } from '../api/company';
 import { CompanyImage } from './CompanyImage';
 import { CloseAccountCard } from './CloseAccountCard';
+import { sayIfRefused } from '../../../lib/refusal';
 
 interface Values {
   name: string;
@@ -75,6 +76,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
       if (user) patchUser({ organization: { ...user.organization, name: saved.name } });
       notify.success(t('common:saved'));
     },
+    onError: sayIfRefused,
   });
 
   const onFinish = (v: Values) => {

@@ -7,7 +7,15 @@ import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
 import { cleanup, renderScreen } from '../../../test/render';
 import { $, flush, waitFor } from '../../../test/dom';
-import { signInAs } from '../../../test/session';
+import { screensMenu, signInAs } from '../../../test/session';
+
+/** The screens the dashboard's rows link to. */
+const WORK_SCREENS = screensMenu(
+  '/case-management',
+  '/case-management/detail/:id',
+  '/order-management',
+  '/order-management/detail/:id',
+);
 
 let index: IndexDashboard;
 const chart = (period: string, base: number): LineChart => {
@@ -102,7 +110,7 @@ const stat = (key: string) => $(`dashboard-stat-${key}`)?.textContent;
 describe('dashboard', () => {
   it('laboratory: production counts, partners, unread, recent orders and both charts', async () => {
     index = dashboard('lab');
-    signInAs(3);
+    signInAs(3, ['order:view'], {}, WORK_SCREENS);
     await render();
     await waitFor(
       () =>
@@ -137,7 +145,7 @@ describe('dashboard', () => {
 
   it('clinic: case and order counts, recent cases linking to the case; changing the period asks for new charts', async () => {
     index = dashboard('clinic');
-    signInAs(2);
+    signInAs(2, [], {}, WORK_SCREENS);
     await render();
     await waitFor(() => stat('cases') && $('dashboard-chart-cases')?.querySelector('[data-testid="trend-line"]'));
     expect($('dashboard-clinic')).not.toBeNull();

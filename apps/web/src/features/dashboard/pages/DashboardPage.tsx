@@ -16,7 +16,6 @@ import {
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { OrgType, type UserInfo } from '@portal/contracts';
@@ -29,6 +28,7 @@ import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard'
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
 import { roleLabel } from '../../../lib/roles';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['dashboard'];
@@ -117,7 +117,7 @@ function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }
     {
       title: t('recent.caseName'),
       dataIndex: 'name',
-      render: (v: string, c) => <Link to={caseDetailPath(c.caseCode)}>{v || c.caseCode}</Link>,
+      render: (v: string, c) => <ScreenLink to={caseDetailPath(c.caseCode)}>{v || c.caseCode}</ScreenLink>,
     },
     { title: t('recent.patient'), dataIndex: 'patientName' },
     {
@@ -134,7 +134,7 @@ function RecentCases({ rows, loading }: { rows: RecentCase[]; loading: boolean }
   return (
     <Card
       title={t('recent.cases')}
-      extra={<Link to="/case-management">{t('recent.viewAll')}</Link>}
+      extra={<ScreenLink to="/case-management">{t('recent.viewAll')}</ScreenLink>}
       data-testid="dashboard-recent-cases"
       style={{ height: '100%' }}
     >
@@ -159,7 +159,7 @@ function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]
     {
       title: t('recent.orderCode'),
       dataIndex: 'orderCode',
-      render: (v: string) => <Link to={orderDetailPath(v)}>{v}</Link>,
+      render: (v: string) => <ScreenLink to={orderDetailPath(v)}>{v}</ScreenLink>,
     },
     { title: t('recent.caseName'), dataIndex: 'caseName' },
     side === 'clinic'
@@ -177,7 +177,7 @@ function RecentOrders({ side, rows, loading }: { side: Side; rows: RecentOrder[]
   return (
     <Card
       title={t('recent.orders')}
-      extra={<Link to="/order-management">{t('recent.viewAll')}</Link>}
+      extra={<ScreenLink to="/order-management">{t('recent.viewAll')}</ScreenLink>}
       data-testid="dashboard-recent-orders"
       style={{ height: '100%' }}
     >

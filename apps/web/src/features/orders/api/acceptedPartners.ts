@@ -1,17 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
-import { PartnerStatus } from '@portal/contracts';
-import { listPartners } from '../../partners';
-import type { PartnerQuery } from '../../partners';
+import type { OrderParty } from '@portal/contracts';
+import { http } from '../../../lib/http';
 import { partnerKeys } from '../../partners/api/keys';
 
-/** The 'mine' tab holds accepted partnerships; 100 is the page limit and far above a real partner count. */
-const MINE: PartnerQuery = { tab: 'mine', pageNum: 1, pageSize: 100 };
-
-/** Accepted partners: the other side of every order (the list's partner filter, the send dialog's labs). */
+/**
+ * The laboratories the clinic can send to (its accepted partnerships), asked with order:create alone: a role that
+ * sends orders needs no partner screen. Under the partners' keys, so a partnership's change refreshes it.
+ */
 export const acceptedPartnersQuery = () =>
   queryOptions({
-    queryKey: partnerKeys.list(MINE),
-    queryFn: () => listPartners(MINE),
-    select: (page) => page.list.filter((p) => p.status === PartnerStatus.Accepted),
+    queryKey: partnerKeys.sendable,
+    queryFn: () => http.post<{ list: OrderParty[] }>('order/labs'),
+    select: (r) => r.list,
     staleTime: 60_000,
   });

@@ -11,6 +11,8 @@ export const orderKeys = {
   all: ['orders'] as const,
   lists: ['orders', 'list'] as const,
   list: (q: OrderQuery) => ['orders', 'list', q] as const,
+  /** Under `lists`: a new order may bring a new party, so it refreshes with them. */
+  parties: ['orders', 'list', 'parties'] as const,
   details: ['orders', 'detail'] as const,
   detail: (orderCode: string) => ['orders', 'detail', orderCode] as const,
   threads: ['orders', 'messages'] as const,

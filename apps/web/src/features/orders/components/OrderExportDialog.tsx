@@ -7,6 +7,7 @@ import { useBackClose } from '../../../lib/useBackClose';
 import { exportOrders } from '../api/exportOrders';
 import type { ExportFormat, OrderExportInput } from '../api/types';
 import { saveBlob } from '../../../lib/download';
+import { sayIfRefused } from '../../../lib/refusal';
 
 /** Exports the orders the list's filters match (all pages) as a spreadsheet or CSV file. */
 export function OrderExportDialog({
@@ -27,6 +28,7 @@ export function OrderExportDialog({
       saveBlob(file.blob, file.filename ?? `orders.${format}`);
       onClose();
     },
+    onError: sayIfRefused,
   });
   return (
     <Modal

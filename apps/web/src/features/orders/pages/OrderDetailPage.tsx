@@ -32,6 +32,7 @@ import { ORDER_LIST_PATH, orderDetailPath } from '../lib/paths';
 import { authorLine } from '../lib/author';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { SharesCard } from '../../shares';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['orders', 'catalogue'];
@@ -126,6 +127,7 @@ function OrderView({
               {remakable ? (
                 <Button
                   data-testid="order-action-remake"
+                  data-permission={OrderPermission.Create}
                   disabled={!confirmed || actions.busyAction !== null}
                   onClick={() => setRemaking(true)}
                 >
@@ -136,6 +138,7 @@ function OrderView({
                 <Button
                   key={a}
                   data-testid={`order-action-${a}`}
+                  data-permission={ORDER_ACTION_PERMISSION[a]}
                   type={a === 'reject' || a === 'cancel' ? 'default' : 'primary'}
                   danger={a === 'reject' || a === 'cancel'}
                   disabled={!confirmed || actions.busyAction !== null}
@@ -176,7 +179,13 @@ function OrderView({
           ) : null}
           <Descriptions.Item label={t('field.case')}>
             {/* Only the clinic owns the case; the laboratory reads it through the order. */}
-            {side === 'clinic' ? <Link to={caseDetailPath(o.caseCode)}>{o.caseName}</Link> : o.caseName}
+            {side === 'clinic' ? (
+              <ScreenLink to={caseDetailPath(o.caseCode)} testId="order-case">
+                {o.caseName}
+              </ScreenLink>
+            ) : (
+              o.caseName
+            )}
           </Descriptions.Item>
           <Descriptions.Item label={t('field.patientName')}>
             <span data-testid="order-patient">

@@ -3,19 +3,18 @@ import { Button, Card, Checkbox, DatePicker, Empty, Result, Select, Space, Table
 import type { ColumnsType } from 'antd/es/table';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { ORDER_ACTION_PERMISSION, ORDER_STATUSES, OrderPermission } from '@portal/contracts';
-import { useAccess } from '../../../components/Access';
+import { Access, useAccess } from '../../../components/Access';
 import { getPrefs } from '../../../lib/prefs';
 import { useListState, usePageInRange } from '../../../lib/listState';
 import { pagedTable } from '../../../lib/pagedTable';
 import { useSession } from '../../../lib/session';
 import { TreatmentTags } from '../../cases';
 import { LateTag } from '../../catalogue';
-import { acceptedPartnersQuery } from '../api/acceptedPartners';
-import { listOrdersQuery } from '../api/listOrders';
+import { listOrdersQuery, orderPartiesQuery } from '../api/listOrders';
 import type { OrderStatus, OrderSummary } from '../api/types';
 import { OrderExportDialog } from '../components/OrderExportDialog';
 import { OrderStatusTag } from '../components/OrderStatusTag';
@@ -32,6 +31,7 @@ import {
 import { commonActions, currentSelection, ORDER_TYPES, sideActions, sideOf, type Side } from '../lib/orderRules';
 import { orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['orders'];
@@ -56,7 +56,8 @@ function OrderList({ side }: { side: Side }) {
   const query = useMemo(() => toOrderListQuery(state), [state]);
   const list = useQuery(listOrdersQuery(query));
   usePageInRange(state, list, (pageNum) => setState((s) => ({ ...s, pageNum })));
-  const partners = useQuery(acceptedPartnersQuery());
+  // The other side of this organization's orders: the filter needs no partner screen (a role may only read orders).
+  const partners = useQuery(orderPartiesQuery());
   const rows = useMemo(() => list.data?.list ?? [], [list.data]);
   // The list is fetched again on focus, on notifications and after actions: the buttons follow what it shows now.
   const chosen = useMemo(() => currentSelection(selected, rows), [selected, rows]);
@@ -75,9 +76,9 @@ function OrderList({ side }: { side: Side }) {
       key: 'case',
       render: (_, r) => (
         <Space orientation="vertical" size={0}>
-          <Link to={orderDetailPath(r.orderCode)} data-testid={`order-link-${r.orderCode}`}>
+          <ScreenLink to={orderDetailPath(r.orderCode)} testId={`order-link-${r.orderCode}`}>
             {r.caseName}
-          </Link>
+          </ScreenLink>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {r.orderCode}
           </Typography.Text>
@@ -135,6 +136,7 @@ function OrderList({ side }: { side: Side }) {
       <Button
         key={a}
         data-testid={`orders-batch-${a}`}
+        data-permission={ORDER_ACTION_PERMISSION[a]}
         danger={a === 'reject' || a === 'cancel'}
         type={a === 'accept' || a === 'complete' ? 'primary' : 'default'}
         disabled={!ok || actions.busyAction !== null}
@@ -165,14 +167,11 @@ function OrderList({ side }: { side: Side }) {
       data-testid="orders-page"
       data-side={side}
       extra={
-        <Button
-          icon={<ExportOutlined aria-hidden />}
-          data-testid="order-export"
-          hidden={!can(OrderPermission.Export)}
-          onClick={() => setExportOpen(true)}
-        >
-          {t('export.button')}
-        </Button>
+        <Access permission={OrderPermission.Export}>
+          <Button icon={<ExportOutlined aria-hidden />} data-testid="order-export" onClick={() => setExportOpen(true)}>
+            {t('export.button')}
+          </Button>
+        </Access>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
@@ -213,7 +212,7 @@ function OrderList({ side }: { side: Side }) {
           loading={partners.isPending}
           value={state.filters.partnerCode}
           onChange={(v?: string) => setFilters({ partnerCode: v })}
-          options={(partners.data ?? []).map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
+          options={(partners.data ?? []).map((p) => ({ value: p.partnerCode, label: p.name }))}
         />
         <Checkbox
           data-testid="orders-filter-late"

@@ -92,28 +92,13 @@ async function listKey() {
   const { getPrefs } = await import('../../../lib/prefs');
   return ['orders', 'list', toOrderListQuery(initialOrderListState(getPrefs().orderDateRangeDays))];
 }
-const partnersKey = ['partners', 'list', { tab: 'mine', pageNum: 1, pageSize: 100 }];
+/** The list's partner filter (order/parties) and the send dialog's laboratories (order/labs): the same shape. */
+const partiesKey = ['orders', 'list', 'parties'];
+const sendableKey = ['partners', 'sendable'];
 const partnerPage = {
-  total: 2,
   list: [
-    {
-      partnerCode: 'P-ALPHA',
-      status: 1,
-      organization: { code: 'l1', name: 'Alpha Lab', type: 3, city: null, country: null },
-      initiatedByMe: true,
-      invitedEmail: null,
-      createdAt: '',
-      updatedAt: '',
-    },
-    {
-      partnerCode: 'P-BETA',
-      status: 1,
-      organization: { code: 'l2', name: 'Beta Lab', type: 3, city: null, country: null },
-      initiatedByMe: true,
-      invitedEmail: null,
-      createdAt: '',
-      updatedAt: '',
-    },
+    { partnerCode: 'P-ALPHA', name: 'Alpha Lab' },
+    { partnerCode: 'P-BETA', name: 'Beta Lab' },
   ],
 };
 
@@ -132,7 +117,7 @@ describe('order list', () => {
           summary({ orderCode: 'O2', patientName: null }),
         ],
       });
-      qc.setQueryData(partnersKey, partnerPage);
+      qc.setQueryData(partiesKey, partnerPage);
     });
     expect($('orders-table')).not.toBeNull();
     expect($('order-row-O1')?.textContent).toContain('Case O1');
@@ -625,7 +610,7 @@ describe('send to lab', () => {
       '/case-management',
       <SendToLabDialog open caseCodes={['C1', 'C2']} onClose={() => {}} />,
       (qc) => {
-        qc.setQueryData(partnersKey, partnerPage);
+        qc.setQueryData(sendableKey, partnerPage);
         qc.setQueryData(rulesKey('P-ALPHA'), {
           labName: 'Alpha Lab',
           rules: [{ workType: 'Crown', fields: ['shade', 'material'] }],
@@ -691,7 +676,7 @@ describe('send to lab', () => {
       '/case-management',
       <SendToLabDialog open caseCodes={['C1']} treatments={['Crown', 'Pontic']} onClose={() => {}} />,
       (qc) => {
-        qc.setQueryData(partnersKey, partnerPage);
+        qc.setQueryData(sendableKey, partnerPage);
       },
     );
     await flush(1, 20);
@@ -744,7 +729,7 @@ describe('send to lab from a case', () => {
   it('starts from the case: its bridge from the name, the only laboratory, a restoration', async () => {
     signInAs(2);
     const { default: SendToLabDialog } = await import('../components/SendToLabDialog');
-    const onlyAlpha = { total: 1, list: [partnerPage.list[0]] };
+    const onlyAlpha = { list: [partnerPage.list[0]] };
     await render(
       '/case-management',
       '/case-management',
@@ -756,7 +741,7 @@ describe('send to lab from a case', () => {
         onClose={() => {}}
       />,
       (qc) => {
-        qc.setQueryData(partnersKey, onlyAlpha);
+        qc.setQueryData(sendableKey, onlyAlpha);
         qc.setQueryData(rulesKey('P-ALPHA'), { labName: 'Alpha Lab', rules: [] });
       },
     );

@@ -7,4 +7,6 @@ export const partnerKeys = {
   detail: (partnerCode: string) => ['partners', 'detail', partnerCode] as const,
   // The clinic's accepted partner laboratories, every page of the list (read by the devices feature).
   labs: ['partners', 'labs'] as const,
+  // Where the clinic can send orders (order/labs, read by the orders feature's send dialog without partner:view).
+  sendable: ['partners', 'sendable'] as const,
 };

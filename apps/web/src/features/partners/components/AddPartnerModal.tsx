@@ -10,6 +10,7 @@ import { searchPartners } from '../api/searchPartners';
 import type { PartnerTarget } from '../api/types';
 import { useApplyPartner } from '../api/usePartnerMutations';
 import { locationOf } from '../lib/format';
+import { sayIfRefused } from '../../../lib/refusal';
 
 /**
  * "Add laboratory" (a clinic) / "Associate clinic" (a laboratory): find the other organization by its
@@ -29,8 +30,8 @@ export function AddPartnerModal({
   const [keyword, setKeyword] = useState('');
   useBackClose(open, onClose);
 
-  const check = useMutation({ mutationFn: (c: string) => checkInvitationCode(c) });
-  const search = useMutation({ mutationFn: (k: string) => searchPartners(k) });
+  const check = useMutation({ mutationFn: (c: string) => checkInvitationCode(c), onError: sayIfRefused });
+  const search = useMutation({ mutationFn: (k: string) => searchPartners(k), onError: sayIfRefused });
   const apply = useApplyPartner({
     onSuccess: (_d, target) => {
       notify.success(t('add.applied', { name: target.name }));

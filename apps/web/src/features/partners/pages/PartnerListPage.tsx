@@ -4,7 +4,8 @@ import { ListTable } from '../../../components/ListTable';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { OrgType } from '@portal/contracts';
+import { OrgType, Permission } from '@portal/contracts';
+import { Access, useAccess } from '../../../components/Access';
 import { useListState, useSearchText } from '../../../lib/listState';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
@@ -46,6 +47,7 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
   const [terminating, setTerminating] = useState<Partner | null>(null);
 
   const list = useQuery(listPartnersQuery(query));
+  const can = useAccess();
 
   // An illegal move (2032) is shown by the http client; the hook reloads the list either way.
   const act = usePartnerAction({
@@ -66,6 +68,7 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
     const common = {
       size: 'small' as const,
       'data-testid': `partner-${a}`,
+      'data-permission': Permission.PartnerEdit,
       loading: busy(p, a),
       disabled: act.isPending && !busy(p, a),
     };
@@ -132,7 +135,8 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       key: 'actions',
       render: (_, r) => (
         <Space wrap>
-          {rowActions(r).map((a) => actionButton(r, a))}
+          {/* Every move of a partnership is partner:edit; a role that only views them gets the detail. */}
+          {can(Permission.PartnerEdit) ? rowActions(r).map((a) => actionButton(r, a)) : null}
           <Button size="small" type="link" data-testid="partner-view" onClick={() => setDetail(r.partnerCode)}>
             {t('action.detail')}
           </Button>
@@ -147,16 +151,18 @@ function PartnerList({ isClinic }: { isClinic: boolean }) {
       title={isClinic ? t('title') : t('titleLab')}
       data-testid="partner-list"
       extra={
-        <Space wrap>
-          <Button type="primary" data-testid="partner-add" onClick={() => setAddOpen(true)}>
-            {isClinic ? t('add.lab') : t('add.clinic')}
-          </Button>
-          {isClinic ? (
-            <Button data-testid="partner-invite" onClick={() => setInviteOpen(true)}>
-              {t('invite.button')}
+        <Access permission={Permission.PartnerEdit}>
+          <Space wrap>
+            <Button type="primary" data-testid="partner-add" onClick={() => setAddOpen(true)}>
+              {isClinic ? t('add.lab') : t('add.clinic')}
             </Button>
-          ) : null}
-        </Space>
+            {isClinic ? (
+              <Button data-testid="partner-invite" onClick={() => setInviteOpen(true)}>
+                {t('invite.button')}
+              </Button>
+            ) : null}
+          </Space>
+        </Access>
       }
     >
       <Tabs

@@ -10,6 +10,9 @@ import { cleanup, renderScreen, unmount } from '../../../test/render';
 import { $, click, flush, type } from '../../../test/dom';
 import { signInAs } from '../../../test/session';
 
+/** What the administrator roles hold on My Partner / Customer. */
+const MANAGER = ['partner:view', 'partner:edit'];
+
 // The server: each test decides what a path answers; unanswered calls stay pending.
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
 const server = mockServer();
@@ -53,7 +56,7 @@ const load = () => import('./PartnerListPage');
 
 describe('partner list', () => {
   it('clinic, My Partner: rows, tabs, add and invite buttons, terminate on an accepted row', async () => {
-    signInAs(2);
+    signInAs(2, MANAGER);
     await render('/partner-management', '/partner-management', load, (qc) =>
       qc.setQueryData(listKey('mine'), { total: 1, list: [partner({ partnerCode: 'P1' })] }),
     );
@@ -71,8 +74,21 @@ describe('partner list', () => {
     expect($('partner-list')?.querySelector('.ant-card-head-title')?.textContent).toBe('title');
   });
 
+  it('a role that only views partners gets the rows and the detail, no add, invite or move', async () => {
+    signInAs(2, ['partner:view']);
+    await render('/partner-management', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('mine'), { total: 1, list: [partner({ partnerCode: 'P1' })] }),
+    );
+    expect($('partner-row-P1')?.textContent).toContain('Alpha Lab');
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-view"]')).not.toBeNull();
+    expect($('partner-row-P1')?.querySelector('[data-testid="partner-terminate"]')).toBeNull();
+    expect($('partner-add')).toBeNull();
+    expect($('partner-invite')).toBeNull();
+    expect(document.querySelector('[data-permission="partner:edit"]')).toBeNull();
+  });
+
   it('a laboratory lists its customers under their own heading', async () => {
-    signInAs(3);
+    signInAs(3, MANAGER);
     await render('/partner-management', '/partner-management', load, (qc) =>
       qc.setQueryData(listKey('mine'), { total: 0, list: [] }),
     );
@@ -82,7 +98,7 @@ describe('partner list', () => {
   });
 
   it('To be Confirmed: the responder accepts or rejects (reason required), the initiator cancels', async () => {
-    signInAs(3);
+    signInAs(3, MANAGER);
     const rows = [
       partner({
         partnerCode: 'IN',
@@ -119,7 +135,7 @@ describe('partner list', () => {
   });
 
   it('History: apply again uses the other organization', async () => {
-    signInAs(2);
+    signInAs(2, MANAGER);
     await render('/partner-management?tab=history', '/partner-management', load, (qc) =>
       qc.setQueryData(listKey('history'), { total: 1, list: [partner({ partnerCode: 'H1', status: 4 })] }),
     );
@@ -133,7 +149,7 @@ describe('partner list', () => {
     expect($('partner-no-access')).not.toBeNull();
     expect(calls).toHaveLength(0);
     unmount();
-    signInAs(2);
+    signInAs(2, MANAGER);
     server.answer = () => Promise.reject(Object.assign(new Error('no'), { code: 2031, msg: 'no' }));
     await render('/partner-management', '/partner-management', load);
     await flush();
@@ -141,7 +157,7 @@ describe('partner list', () => {
   });
 
   it('detail drawer with the timeline', async () => {
-    signInAs(2);
+    signInAs(2, MANAGER);
     const detail: PartnerDetail = {
       ...partner({ partnerCode: 'P1' }),
       events: [
@@ -177,7 +193,7 @@ describe('partner list', () => {
   });
 
   it('add dialog: invitation code, then apply', async () => {
-    signInAs(2);
+    signInAs(2, MANAGER);
     const target = { organizationCode: 'LAB9', name: 'Nine Lab', type: 3, city: null, country: 'DE' };
     server.answer = (path) =>
       path === 'user/partner/checkInvitationCode'

@@ -8,6 +8,7 @@ import { mailShare, type ShareItem, type ShareableType } from '../api/shares';
 import { useCreateShare } from '../api/useShareMutations';
 import { notify } from '../../../lib/notify';
 import { RemainingDays } from './RemainingDays';
+import { sayIfRefused } from '../../../lib/refusal';
 
 const EXPIRY_CHOICES = ['1', '7', '30', 'never'] as const;
 type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -54,6 +55,7 @@ function ShareResult({ share }: { share: ShareItem }) {
       notify.success(t('dialog.mailSent'));
       form.resetFields(['email', 'name']);
     },
+    onError: sayIfRefused,
   });
   const copy = async () => {
     try {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Col, Empty, Progress, Row, Space, Statistic, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { caseDetailPath, useDeleteCases, useEmptyRecycleBin } from '../../cases';
@@ -9,6 +8,7 @@ import { confirmDanger } from '../../../lib/confirm';
 import { storageUsageQuery, type StorageUsage } from '../api/storageUsage';
 import { DonutChart } from './DonutChart';
 import { sizeText } from '../../../lib/sizes';
+import { ScreenLink } from '../../../components/ScreenLink';
 
 const KIND_COLORS: Record<string, string> = {
   model: '#1677ff',
@@ -156,7 +156,7 @@ export default function StoragePanel() {
             {
               title: t('caseName'),
               dataIndex: 'name',
-              render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link>,
+              render: (v: string, r) => <ScreenLink to={caseDetailPath(r.caseCode)}>{v}</ScreenLink>,
             },
             { title: t('patientName'), dataIndex: 'patientName' },
             { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
@@ -175,7 +175,7 @@ export default function StoragePanel() {
             {
               title: t('fileName'),
               dataIndex: 'name',
-              render: (v: string, r) => <Link to={caseDetailPath(r.caseCode)}>{v}</Link>,
+              render: (v: string, r) => <ScreenLink to={caseDetailPath(r.caseCode)}>{v}</ScreenLink>,
             },
             { title: t('size'), dataIndex: 'size', render: (v: number) => sizeText(v) },
           ]}

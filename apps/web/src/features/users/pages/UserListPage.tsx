@@ -22,6 +22,7 @@ import { UserInfoDrawer } from '../components/UserInfoDrawer';
 import { UserStatusTag } from '../components/UserStatusTag';
 import { SignInDisputes } from '../components/SignInDisputes';
 import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
+import { sayIfRefused } from '../../../lib/refusal';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['users'];
@@ -51,6 +52,7 @@ export default function UserListPage() {
   const reset = useMutation({
     mutationFn: (u: ManagedUser) => resetUserPassword(u.userCode),
     onSuccess: (r, u) => setTemporary({ name: u.displayName, password: r.temporaryPassword }),
+    onError: sayIfRefused,
   });
 
   const ask = (kind: UserChange, users: ManagedUser[]) => {

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Alert, Col, DatePicker, Form, Input, Row, Select, Switch } from 'antd';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { TREATMENTS } from '@portal/contracts';
@@ -8,6 +7,7 @@ import type { PrescriptionField } from '../../api/types';
 import { ORDER_TYPES } from '../../lib/orderRules';
 import { TeethPicker } from './TeethPicker';
 import type { SendFormValues, SendToLab } from './useSendToLab';
+import { ScreenLink } from '../../../../components/ScreenLink';
 
 /**
  * The prescription form of "Send to lab". `labScorecard` renders under the laboratory (how it has done lately),
@@ -39,7 +39,7 @@ export function SendToLabForm({
           style={{ marginBottom: 16 }}
           data-testid="send-no-labs"
           title={t('send.noLabs')}
-          action={<Link to="/partner-management">{t('send.toPartners')}</Link>}
+          action={<ScreenLink to="/partner-management">{t('send.toPartners')}</ScreenLink>}
         />
       ) : null}
       <Form<SendFormValues> form={form} layout="vertical" initialValues={{ sharePatientName: true, workTypes: [] }}>
@@ -56,7 +56,7 @@ export function SendToLabForm({
                 showSearch={{ optionFilterProp: 'label' }}
                 loading={send.labsLoading}
                 placeholder={t('send.labPlaceholder')}
-                options={send.labs.map((p) => ({ value: p.partnerCode, label: p.organization.name }))}
+                options={send.labs.map((p) => ({ value: p.partnerCode, label: p.name }))}
               />
             </Form.Item>
           </Col>

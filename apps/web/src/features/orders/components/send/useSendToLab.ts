@@ -156,7 +156,7 @@ export function useSendToLab({ open, caseCodes, treatments = [], cases = [], onC
   };
 
   const labs = partners.data ?? [];
-  const labName = labs.find((p) => p.partnerCode === partnerCode)?.organization.name ?? rules.data?.labName ?? '';
+  const labName = labs.find((p) => p.partnerCode === partnerCode)?.name ?? rules.data?.labName ?? '';
 
   return {
     form,
