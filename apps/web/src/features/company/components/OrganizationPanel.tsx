@@ -2,7 +2,14 @@ import { useEffect } from 'react';
 import { Alert, Button, Card, Col, Form, Input, Row, Select, Spin } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { FIELD_MAX, Permission, type CompanyInfo, type EditCompanyBody } from '@portal/contracts';
+import {
+  FIELD_MAX,
+  Permission,
+  TOOTH_NUMBERING_SYSTEMS,
+  type CompanyInfo,
+  type EditCompanyBody,
+  type ToothNumberingSystem,
+} from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { patchUser, useSession } from '../../../lib/session';
@@ -24,6 +31,8 @@ interface Values {
   district?: string;
   postalCode?: string;
   address?: string;
+  /** '' follows where the organization works. */
+  defaultToothNumbering: '' | ToothNumberingSystem;
 }
 
 const valuesOf = (c: CompanyInfo): Values => ({
@@ -40,6 +49,7 @@ const valuesOf = (c: CompanyInfo): Values => ({
   district: c.district ?? '',
   postalCode: c.postalCode ?? '',
   address: c.address ?? '',
+  defaultToothNumbering: c.defaultToothNumbering ?? '',
 });
 
 /** Own space → Organization: the organization's information and address, its images, and closing the account. */
@@ -50,7 +60,7 @@ export default function OrganizationPanel() {
 }
 
 function OrganizationForm({ company }: { company: CompanyInfo }) {
-  const { t } = useTranslation('company');
+  const { t } = useTranslation(['company', 'numbering']);
   const qc = useQueryClient();
   const { user } = useSession();
   const can = useAccess();
@@ -93,6 +103,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
       district: text(v.district),
       postalCode: text(v.postalCode),
       address: text(v.address),
+      defaultToothNumbering: v.defaultToothNumbering,
     });
   };
 
@@ -173,6 +184,20 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             {text('district', FIELD_MAX.name)}
             {text('postalCode', 20)}
             {text('address', FIELD_MAX.address)}
+            <Form.Item
+              name="defaultToothNumbering"
+              label={t('numbering:companyDefault')}
+              extra={t('numbering:companyDefaultHelp')}
+            >
+              <Select
+                data-testid="company-tooth-numbering"
+                disabled={!editable}
+                options={[
+                  { value: '', label: t('numbering:byRegion') },
+                  ...TOOTH_NUMBERING_SYSTEMS.map((s) => ({ value: s, label: t(`numbering:name.${s}`) })),
+                ]}
+              />
+            </Form.Item>
             <Access permission={Permission.CompanyEdit}>
               <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="company-save">
                 {t('common:save')}

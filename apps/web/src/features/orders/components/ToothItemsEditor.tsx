@@ -53,7 +53,7 @@ export function ToothItemsEditor({
   /** The materials of the chosen catalogue product: the material is picked among them instead of typed. */
   materialOptions?: readonly string[];
 }) {
-  const { t } = useTranslation('orders');
+  const { t } = useTranslation(['orders', 'numbering']);
   const { t: tt } = useTranslation('teeth');
   const shadeOptions = [
     { label: tt('guide.vitaClassical'), options: VITA_CLASSICAL_SHADES.map((s) => ({ value: s, label: s })) },
@@ -75,7 +75,7 @@ export function ToothItemsEditor({
 
   const columns: ColumnsType<ToothItem> = [
     {
-      title: t('tooth.number'),
+      title: t('numbering:column', { system: t(`numbering:name.${system}`) }),
       key: 'number',
       fixed: 'left',
       width: 64,
