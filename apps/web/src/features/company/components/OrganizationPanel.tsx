@@ -16,6 +16,7 @@ import { patchUser, useSession } from '../../../lib/session';
 import { areasQuery, companyInfoQuery, companyKeys, editCompany } from '../api/company';
 import { CompanyImage } from './CompanyImage';
 import { CloseAccountCard } from './CloseAccountCard';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   name: string;
@@ -108,12 +109,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
   };
 
   const area = (list: { id: string; name: string }[]) => list.map((a) => ({ value: a.id, label: a.name }));
-  const searchable = {
-    showSearch: true,
-    optionFilterProp: 'label',
-    allowClear: true,
-    disabled: !editable,
-  } as const;
+  const areaSelect = { ...searchable, allowClear: true, disabled: !editable } as const;
   const required = [{ required: true, message: t('common:required') }];
   const text = (name: keyof Values, max: number, extra: { type?: 'email' } = {}) => (
     <Form.Item
@@ -148,7 +144,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             {text('email', FIELD_MAX.email, { type: 'email' })}
             <Form.Item name="countryId" label={t('field.country')} rules={required}>
               <Select
-                {...searchable}
+                {...areaSelect}
                 data-testid="company-country"
                 loading={countries.isLoading}
                 options={area(countries.data?.list ?? [])}
@@ -162,7 +158,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
               hidden={Boolean(countryId) && states.isSuccess && stateList.length === 0}
             >
               <Select
-                {...searchable}
+                {...areaSelect}
                 data-testid="company-state"
                 loading={states.isLoading}
                 options={area(stateList)}
@@ -174,7 +170,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             ) : (
               <Form.Item name="cityId" label={t('field.city')}>
                 <Select
-                  {...searchable}
+                  {...areaSelect}
                   data-testid="company-city"
                   loading={cities.isLoading}
                   options={area(cityList)}

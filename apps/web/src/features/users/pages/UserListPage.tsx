@@ -22,6 +22,7 @@ import { UserInfoDrawer } from '../components/UserInfoDrawer';
 import { UserStatusTag } from '../components/UserStatusTag';
 import { SignInDisputes } from '../components/SignInDisputes';
 import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
+import { searchable } from '../../../lib/selectSearch';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['users'];
@@ -169,6 +170,7 @@ export default function UserListPage() {
           options={[0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) }))}
         />
         <Select
+          {...searchable}
           allowClear
           placeholder={t('field.role')}
           aria-label={t('field.role')}
