@@ -56,9 +56,17 @@ describe('oral health reports', () => {
     await page.getByTestId('report-create').click();
     await page.waitForURL(/\/report-design\?report=/);
     const reportCode = new URL(page.url()).searchParams.get('report')!;
+    // The designer sits under the portal's header: language and theme switch there too.
+    await page.getByTestId('layout-header').getByTestId('lang-switch').waitFor();
+    expect(await page.getByTestId('layout-header').getByTestId('theme-switch').count()).toBe(1);
 
-    // The patient reads Japanese.
+    // The patient reads Japanese. The search ignores case and accents: "francais" finds "Français" alone.
     await page.getByTestId('report-language').click();
+    await page.keyboard.type('FRANCAIS');
+    const shown = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await shown.filter({ hasText: 'Français' }).waitFor();
+    expect(await shown.count()).toBe(1);
+    for (let i = 0; i < 'FRANCAIS'.length; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('日本語');
     await page.keyboard.press('Enter');
 

@@ -178,6 +178,10 @@ describe('the agreements dialog', () => {
     await signInToDialog(page);
     const links = page.getByTestId('agreements-modal').locator('a');
     expect(await links.allInnerTexts()).toEqual(['Cookie policy', 'Privacy policy', 'Terms of use']);
+    // Never accepted before: asked to accept them, not told they were updated.
+    const dialog = page.locator('.ant-modal-confirm');
+    expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('Agreements');
+    expect(await page.getByTestId('agreements-modal').innerText()).toContain('Before you start');
     expect(await page.getByTestId('layout-sidebar').count()).toBe(0);
     await page.getByTestId('agreements-refuse').click();
     await page.waitForURL(/\/login$/);
@@ -197,6 +201,21 @@ describe('the agreements dialog', () => {
     // Nothing was recorded: the dialog comes again at the next sign-in.
     const unread = await api('user/queryUserAgreementReadLog', {}, await apiLogin(user.account));
     expect(unread.data.unread).toHaveLength(3);
+    await context.close();
+  });
+
+  it('tells a user who accepted earlier versions that the agreements were updated', async () => {
+    const { context, page } = await newPage(browser);
+    // The server's answer for a user who accepted before (its firstTime is tested on the server).
+    await page.route('**/api/v2/user/queryUserAgreementReadLog', async (route) => {
+      const res = await route.fetch();
+      const json = (await res.json()) as { data: { firstTime: boolean } };
+      await route.fulfill({ response: res, json: { ...json, data: { ...json.data, firstTime: false } } });
+    });
+    await signInToDialog(page);
+    expect(await page.locator('.ant-modal-confirm-title').innerText()).toBe('Updated agreements');
+    await page.getByTestId('agreements-refuse').click();
+    await page.waitForURL(/\/login$/);
     await context.close();
   });
 

@@ -145,6 +145,7 @@ describe('organization information', () => {
       [{ ...ADDRESS, cityId: 'CA-ON-0001' }, 'cityId'],
       [{ ...ADDRESS, postalCode: '<b>94110</b>' }, 'postalCode'],
       [{ ...ADDRESS, abbreviation: 'x'.repeat(33) }, 'abbreviation'],
+      [{ ...ADDRESS, defaultToothNumbering: 'palmer' }, 'defaultToothNumbering'],
     ];
     for (const [body, field] of cases) {
       const before = await snapshot(h.db);
@@ -152,6 +153,35 @@ describe('organization information', () => {
       expect([res.status, res.data?.field], JSON.stringify(body)).toEqual([400, field]);
       expect(await snapshot(h.db)).toBe(before);
     }
+  });
+
+  it("sets the tooth numbering its new users get; '' follows the country again, leaving it out keeps it", async () => {
+    const addUser = async () => {
+      const account = `staff${Math.random().toString(36).slice(2, 8)}`;
+      const roles = await h.call('user/role/list', { token: clinic.token });
+      const roleCode = roles.data.list.find((r: { builtIn: boolean }) => r.builtIn).roleCode as string;
+      const res = await h.call('user/save_or_update', {
+        token: clinic.token,
+        body: { account, displayName: 'Sam Staff', email: `${account}@example.test`, roleCode },
+      });
+      expect(res.code).toBe(200);
+      const [row] = await h.db.query<{ tooth_numbering_system: string }>(
+        'SELECT tooth_numbering_system FROM users WHERE account = $1',
+        [account],
+      );
+      return row!.tooth_numbering_system;
+    };
+    const edit = (extra: Record<string, unknown>) =>
+      h.call('company/editCompany', { token: clinic.token, body: { ...ADDRESS, ...extra } });
+    // A clinic in the United States: Universal unless it chooses otherwise.
+    expect((await edit({ defaultToothNumbering: '' })).data.defaultToothNumbering).toBeNull();
+    expect(await addUser()).toBe('universal');
+    expect((await edit({ defaultToothNumbering: 'fdi' })).data.defaultToothNumbering).toBe('fdi');
+    expect(await addUser()).toBe('fdi');
+    expect((await edit({})).data.defaultToothNumbering).toBe('fdi');
+    expect((await h.call('company/companyInfo', { token: clinic.token })).data.defaultToothNumbering).toBe('fdi');
+    expect((await edit({ defaultToothNumbering: '' })).data.defaultToothNumbering).toBeNull();
+    expect(await addUser()).toBe('universal');
   });
 
   it('is edited by those whose role has the button only', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
 import { buildApp } from '../src/app.js';
-import { createHarness, createUser, linkFromOutbox, login, PASSWORD, type Harness } from './harness.js';
+import { createHarness, createUser, linkFromOutbox, login, PASSWORD, snapshot, type Harness } from './harness.js';
 import { boundScanner } from './fixtures.js';
 
 /**
@@ -129,8 +129,14 @@ describe('a session-ending event ends every credential of the session', () => {
     const adminToken = (await login(h, admin.account)).accessToken;
     const c = await credentials(u.account);
     await expectAlive(c);
-    expect((await h.call('user/checkIdentity', { token: adminToken, body: { password: PASSWORD } })).code).toBe(200);
     const [target] = await h.db.query<{ user_code: string }>('SELECT user_code FROM users WHERE id = $1', [u.userId]);
+    // Not verified yet: §8's own code for the reset (1074), not the general 1014, and nothing changes.
+    const before = await snapshot(h.db);
+    const unverified = await h.call('user/resetPass', { token: adminToken, body: { userCode: target!.user_code } });
+    expect([unverified.status, unverified.code]).toEqual([403, 1074]);
+    expect(await snapshot(h.db)).toBe(before);
+    await expectAlive(c);
+    expect((await h.call('user/checkIdentity', { token: adminToken, body: { password: PASSWORD } })).code).toBe(200);
     expect((await h.call('user/resetPass', { token: adminToken, body: { userCode: target!.user_code } })).code).toBe(
       200,
     );

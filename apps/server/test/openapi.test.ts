@@ -76,7 +76,7 @@ describe('the OpenAPI document', () => {
   it('documents the answers a call gives, and the calls answer them', async () => {
     const resetPass = operation('post', 'user/resetPass');
     expect(codesUnder(resetPass, 401)).toEqual([401, 402]);
-    expect(codesUnder(resetPass, 403)).toEqual([1002, 1006, 1014]);
+    expect(codesUnder(resetPass, 403)).toEqual([1002, 1006, 1074]);
     expect(codesUnder(resetPass, 404)).toEqual([404]);
     expect(resetPass.responses['200']!.headers).toHaveProperty('x-access-token');
     expect(codesUnder(operation('post', 'login'), 401)).toEqual([]);
@@ -85,7 +85,7 @@ describe('the OpenAPI document', () => {
     const admin = await createUser(h.db, { orgType: OrgType.Inner });
     const { accessToken } = await login(h, admin.account);
     const unconfirmed = await h.call('user/resetPass', { token: accessToken, body: { userCode: 'u-someone' } });
-    expect([unconfirmed.status, unconfirmed.code]).toEqual([403, 1014]);
+    expect([unconfirmed.status, unconfirmed.code]).toEqual([403, 1074]);
     expect(codesUnder(resetPass, unconfirmed.status)).toContain(unconfirmed.code);
   });
 

@@ -50,6 +50,12 @@ describe('partnerships', () => {
       body: { invitationCode: lab.invitationCode.toLowerCase() },
     });
     expect(found.data).toMatchObject({ organizationCode: lab.code, type: OrgType.Lab });
+    // A code that leads to no organization: 410, the partner's name cannot be got (§8).
+    const unknown = await h.call('user/partner/checkInvitationCode', {
+      token: clinic.token,
+      body: { invitationCode: 'NO-SUCH-CODE' },
+    });
+    expect([unknown.status, unknown.code, unknown.data]).toEqual([404, 410, null]);
     const search = await h.call('partner/search', { token: clinic.token, body: { keyword: lab.account.slice(0, 6) } });
     expect(search.data.list.some((o: { organizationCode: string }) => o.organizationCode === lab.code)).toBe(true);
 

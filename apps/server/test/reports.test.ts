@@ -533,6 +533,28 @@ describe('oral health reports', () => {
       expect(drawn.colourful).toBeGreaterThan(20_000);
     });
 
+    it('names the tooth numbering its findings are written in, and prints none without findings', async () => {
+      const reportCode = await newReport();
+      const printed = async (content: Record<string, unknown>) => {
+        await call(clinic, 'report/save', { reportCode, content: { language: 'en', ...content } });
+        const res = await inject(h, {
+          url: '/api/v2/report/pdf',
+          token: clinic.token,
+          payload: JSON.stringify({ reportCode }),
+          contentType: 'application/json',
+        });
+        return (await pdfText(res.rawPayload)).text;
+      };
+      const finding = [{ tooth: 16, category: 'early_caries', note: 'Occlusal' }];
+      const universal = await printed({ numbering: 'universal', findings: finding });
+      expect(universal).toContain('Tooth numbering: Universal');
+      expect(universal).toContain('Tooth 3');
+      const fdi = await printed({ numbering: 'fdi', findings: finding });
+      expect(fdi).toContain('Tooth numbering: FDI');
+      expect(fdi).toContain('Tooth 16');
+      expect(await printed({ numbering: 'fdi', findings: [] })).not.toContain('Tooth numbering');
+    });
+
     it("prints a version's publication day in the publisher's timezone, and a draft's day in the reader's", async () => {
       // Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a day: whichever day this runs, they print apart.
       const today = (zone: string) => dateInTimeZone(new Date(), zone);

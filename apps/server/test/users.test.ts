@@ -134,6 +134,8 @@ describe('agreements', () => {
       'terms',
     ]);
     expect(unread.data.unread[0].url).toMatch(/^http:\/\/portal\.test\/legal\//);
+    // Never accepted any: the first sign-in asks to accept them, not to accept updated ones.
+    expect(unread.data.firstTime).toBe(true);
     expect(
       (
         await h.call('user/saveUserAgreementReadLog', {
@@ -147,6 +149,7 @@ describe('agreements', () => {
         (a: { agreementType: string }) => a.agreementType,
       ),
     ).toEqual(['cookie']);
+    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.firstTime).toBe(false);
     const before = await snapshot(h.db);
     const bad = await h.call('user/saveUserAgreementReadLog', {
       token: t.accessToken,
@@ -157,8 +160,13 @@ describe('agreements', () => {
     // A new version must be read again.
     await h.call('user/saveUserAgreementReadLog', { token: t.accessToken, body: { agreementType: 'cookie' } });
     await h.db.query(`UPDATE agreements SET version = 2 WHERE type = 'terms'`);
-    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data.unread).toHaveLength(1);
+    const updated = await h.call('user/queryUserAgreementReadLog', { token: t.accessToken });
+    expect([updated.data.unread.length, updated.data.firstTime]).toEqual([1, false]);
     await h.db.query(`UPDATE agreements SET version = 1 WHERE type = 'terms'`);
+    expect((await h.call('user/queryUserAgreementReadLog', { token: t.accessToken })).data).toEqual({
+      unread: [],
+      firstTime: false,
+    });
   });
 });
 

@@ -87,7 +87,7 @@ export function answersOf(route: RouteLike): ErrorName[] {
     if (!config.allowForcedPasswordChange) names.add('NO_PERMISSION');
   }
   if (config.permission) names.add(config.permissionRefusal ?? 'NO_PERMISSION');
-  if (config.sensitive) names.add('REAUTH_REQUIRED');
+  if (config.sensitive) names.add(config.reauthRefusal ?? 'REAUTH_REQUIRED');
   if (config.rateLimit) names.add('TOO_MANY_REQUESTS');
   names.add('INTERNAL');
   return [...names].sort((a, b) => ERRORS[a].code - ERRORS[b].code);

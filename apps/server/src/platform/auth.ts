@@ -40,6 +40,8 @@ declare module 'fastify' {
     permissionRefusal?: ErrorName;
     /** The caller must have re-entered their password within the grace period (§4). */
     sensitive?: boolean;
+    /** The catalogue entry a missing verification answers, where the specification names one (1014 otherwise). */
+    reauthRefusal?: ErrorName;
     /** Reachable while the user still has to change a forced password. */
     allowForcedPasswordChange?: boolean;
     /** How the caller is authenticated: set where the authentication is installed, it documents the security. */
@@ -228,7 +230,7 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
       fail(cfg.permissionRefusal ?? 'NO_PERMISSION');
     if (cfg.sensitive) {
       const until = request.auth.identityVerifiedUntil;
-      if (!until || until < new Date()) fail('REAUTH_REQUIRED');
+      if (!until || until < new Date()) fail(cfg.reauthRefusal ?? 'REAUTH_REQUIRED');
     }
   });
 }

@@ -9,18 +9,21 @@ import { i18next, setLanguage, storedLanguage } from '../lib/i18n';
 import { notify } from '../lib/notify';
 import { logout, sessionStore, setProfile } from '../lib/session';
 
-/** Resolves true when the user accepts every listed agreement. */
-async function askAgreements(unread: UnreadAgreement[]): Promise<boolean> {
+/**
+ * Resolves true when the user accepts every listed agreement. The first time the user is asked to accept them;
+ * later, to accept the versions that replaced those they accepted.
+ */
+async function askAgreements(unread: UnreadAgreement[], firstTime: boolean): Promise<boolean> {
   const modal = await notify.modal();
   if (!modal) return false;
   const t = i18next.t.bind(i18next);
   return new Promise((resolve) => {
     modal.confirm({
-      title: t('agreements.title'),
+      title: t(firstTime ? 'agreements.firstTitle' : 'agreements.title'),
       content: createElement(
         'div',
-        { 'data-testid': 'agreements-modal' },
-        createElement('p', null, t('agreements.text')),
+        { 'data-testid': 'agreements-modal', 'data-first-time': String(firstTime) },
+        createElement('p', null, t(firstTime ? 'agreements.firstText' : 'agreements.text')),
         createElement(
           'ul',
           null,
@@ -50,14 +53,15 @@ async function askAgreements(unread: UnreadAgreement[]): Promise<boolean> {
 /** Returns false when the session must end. */
 async function checkAgreements(): Promise<boolean> {
   let unread: UnreadAgreement[];
+  let firstTime: boolean;
   try {
-    unread = (await queryAgreementReadLog()).unread;
+    ({ unread, firstTime } = await queryAgreementReadLog());
   } catch (e) {
     // 403 on the check logs out; other failures do not block the user.
     return !(e instanceof ApiError && (e.status === 403 || e.code === ERRORS.ACCESS_DENIED.code));
   }
   if (unread.length === 0) return true;
-  if (!(await askAgreements(unread))) return false;
+  if (!(await askAgreements(unread, firstTime))) return false;
   try {
     await saveAgreementReadLog(unread.map((a) => a.agreementType));
     return true;

@@ -79,6 +79,12 @@ describe('route builder', () => {
     expect(leaf(routes, '/account/organizations')).toBe('gate:organizationReview');
     expect(leaf(routes, '/whatever')).toBe('unknown');
     expect(leaf(routes, '/')).toBe('gate:home');
+    expect(leaf(routes, '/report-design')).toBe('gate:report-design');
+  });
+
+  it('opens the report designer inside the layout, under its header', () => {
+    const matches = matchRoutes(buildRoutes(clinicMenu, true), '/report-design')!;
+    expect(matches.map((m) => m.route.id)).toEqual(['root', 'auth', 'layout', 'report-design']);
   });
 
   it('signed in while the menu loads: every path waits for the menu', () => {

@@ -49,6 +49,12 @@ function layoutChildren(menus: readonly MenuItem[] | null): RouteObject[] {
   return [
     { id: 'home', index: true, element: <Navigate to="/redirect" replace /> },
     { id: 'redirect', path: '/redirect', element: <RedirectPage /> },
+    // Opened from a case rather than the menu, but inside the layout: its header switches language and theme.
+    {
+      id: 'report-design',
+      path: TOKEN_PAGES.reportDesign.path,
+      lazy: lazyPage(TOKEN_PAGES.reportDesign.load, 'layout'),
+    },
     ...screens.map(({ item, page, path }) => ({
       id: `screen:${item.code}`,
       path,
@@ -116,11 +122,8 @@ export function buildRoutes(menus: readonly MenuItem[] | null, signedIn: boolean
               path: TOKEN_PAGES.partnerInvitation.path,
               lazy: lazyPage(TOKEN_PAGES.partnerInvitation.load),
             },
-            {
-              id: 'report-design',
-              path: TOKEN_PAGES.reportDesign.path,
-              lazy: lazyPage(TOKEN_PAGES.reportDesign.load),
-            },
+            // Signed out, the report designer sends to sign-in; signed in, it is a screen of the layout.
+            ...(signedIn ? [] : [{ id: 'gate:report-design', path: TOKEN_PAGES.reportDesign.path, element: null }]),
             ...tokenScreens,
           ],
         },

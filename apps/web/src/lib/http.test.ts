@@ -180,6 +180,14 @@ describe('http client', () => {
     expect(hooks.reauthenticate).toHaveBeenCalledTimes(1);
   });
 
+  it('asks for the password on 1074 (a password reset) and replays the call, showing no toast', async () => {
+    let calls = 0;
+    route(() => (++calls === 1 ? json({ code: 1074, msg: 'verify', data: null }, 403) : ok('reset')));
+    await expect(http.post('user/resetPass', {})).resolves.toBe('reset');
+    expect(hooks.reauthenticate).toHaveBeenCalledTimes(1);
+    expect(hooks.toast).not.toHaveBeenCalled();
+  });
+
   it('passes attachments through as blobs', async () => {
     route(
       () =>

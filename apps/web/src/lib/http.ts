@@ -270,7 +270,11 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
     void hooks.regionMismatch(env.msg, target);
     throw error;
   }
-  if (env.code === ERRORS.REAUTH_REQUIRED.code && !attempt.reauthed) {
+  // 1074 is the password reset's own "verify first" (§8): the same prompt, then the call again.
+  if (
+    (env.code === ERRORS.REAUTH_REQUIRED.code || env.code === ERRORS.RESET_NEEDS_VERIFICATION.code) &&
+    !attempt.reauthed
+  ) {
     if (await reauthOnce()) return run<T>(path, opts, { ...attempt, reauthed: true });
     throw new ApiError(CLIENT_CODES.canceled, env.msg, env.data, raw.status);
   }

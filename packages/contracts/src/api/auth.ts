@@ -81,7 +81,11 @@ export const CheckIdentityBody = z.object({ password: zPassword });
 export const CheckIdentityResult = z.object({ validUntil: z.string() });
 
 export const AgreementInfo = z.object({ agreementType: z.enum(AGREEMENT_TYPES), version: z.number(), url: z.string() });
-export const AgreementReadLogResult = z.object({ unread: z.array(AgreementInfo) });
+export const AgreementReadLogResult = z.object({
+  unread: z.array(AgreementInfo),
+  /** The user has never accepted an agreement (a user an administrator added, signing in for the first time). */
+  firstTime: z.boolean(),
+});
 export const SaveAgreementBody = z.object({
   agreementType: z
     .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MAX } from '../constants.js';
 import { zEmail, zPhone, zRequiredText, zText } from './fields.js';
+import { TOOTH_NUMBERING_SYSTEMS } from '../enums.js';
 
 /**
  * An area id: a country's ISO code ('US'), a subdivision's ISO 3166-2 code ('US-CA', 'GB-KEN', 'FR-75C') or a
@@ -50,6 +51,8 @@ export const CompanyInfo = z.object({
   address: z.string().nullable(),
   /** Days a closed organization is kept (restorable) before it is purged. */
   retentionDays: z.number(),
+  /** The tooth numbering new users get; null: the one read where the organization works. */
+  defaultToothNumbering: z.enum(TOOTH_NUMBERING_SYSTEMS).nullable(),
 });
 export type CompanyInfo = z.infer<typeof CompanyInfo>;
 
@@ -75,6 +78,8 @@ export const EditCompanyBody = z.object({
     .regex(/^[A-Za-z0-9 -]*$/, { message: 'postalCode' })
     .optional(),
   address: optionalText(FIELD_MAX.address),
+  /** The tooth numbering new users get; '' follows where the organization works; absent leaves it as it is. */
+  defaultToothNumbering: z.union([z.literal(''), z.enum(TOOTH_NUMBERING_SYSTEMS)]).optional(),
 });
 export type EditCompanyBody = z.infer<typeof EditCompanyBody>;
 

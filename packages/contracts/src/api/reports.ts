@@ -210,4 +210,5 @@ export const REPORT_LABEL_KEYS = [
   ...RISK_AREAS.map((a) => `riskAreas.${a}`),
   ...RISK_LEVELS.map((l) => `levels.${l}`),
   ...SNAPSHOT_VIEWS.map((v) => `views.${v}`),
+  ...TOOTH_NUMBERING_SYSTEMS.map((s) => `numbering.${s}`),
 ] as const;

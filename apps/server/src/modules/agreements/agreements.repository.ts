@@ -10,6 +10,14 @@ export const agreementsRepository = {
       [userId],
     );
   },
+  /** Whether the user has accepted any agreement, in any version. */
+  async hasReadAny(db: Queryable, userId: number) {
+    const [row] = await db.query<{ read: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM agreement_read_logs WHERE user_id = $1) AS read`,
+      [userId],
+    );
+    return Boolean(row?.read);
+  },
   async markRead(db: Queryable, userId: number, types: string[]) {
     await db.query(
       `INSERT INTO agreement_read_logs (user_id, agreement_type, version)

@@ -19,14 +19,17 @@ export function agreementsModule(p: Platform): Module {
         {
           schema: {
             tags: ['agreements'],
-            summary: 'Agreements in force the user has not read',
+            summary:
+              'Agreements in force the user has not read, and whether the user has never accepted any (first sign-in)',
             response: { 200: envelope(AgreementReadLogResult) },
           },
           config: { everyMember: 'the agreements the caller has to accept', allowForcedPasswordChange: true },
         },
         async (request) => {
           const rows = await agreementsRepository.unread(p.db, request.auth.userId);
+          const firstTime = rows.length > 0 && !(await agreementsRepository.hasReadAny(p.db, request.auth.userId));
           return ok(request, {
+            firstTime,
             unread: rows.map((r) => ({
               agreementType: r.type as AgreementType,
               version: r.version,

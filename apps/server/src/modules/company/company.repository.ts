@@ -24,6 +24,7 @@ export interface CompanyRow {
   postal_code: string | null;
   address: string | null;
   closed_at: Date | null;
+  default_tooth_numbering: string | null;
 }
 
 /** Order statuses that keep an organization from closing: the order still has work or delivery ahead. */
@@ -34,7 +35,7 @@ export const companyRepository = {
     const [row] = await db.query<CompanyRow>(
       `SELECT id, code, name, abbreviation, type, region, status, logo, license_image, license_code,
               representative_name, phone, email, country_area_id, country, state_area_id, state, city_area_id,
-              city, district, postal_code, address, closed_at
+              city, district, postal_code, address, closed_at, default_tooth_numbering
          FROM organizations
         WHERE id = $1
         ${opts.lock ? 'FOR UPDATE' : ''}`,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import {
   COMPANY_IMAGE_MAX_BYTES,
+  normalizeToothNumbering,
   OrgStatus,
   OrgType,
   type CompanyImageTarget,
@@ -83,6 +84,7 @@ export class CompanyService {
       postalCode: o.postal_code,
       address: o.address,
       retentionDays: this.config.closedOrganizationRetentionDays,
+      defaultToothNumbering: o.default_tooth_numbering ? normalizeToothNumbering(o.default_tooth_numbering) : null,
     };
   }
 
@@ -141,6 +143,7 @@ export class CompanyService {
       district: orNull(body.district),
       postalCode: orNull(body.postalCode),
       address: orNull(body.address),
+      defaultToothNumbering: body.defaultToothNumbering === undefined ? undefined : orNull(body.defaultToothNumbering),
     });
     return this.info(organizationId);
   }

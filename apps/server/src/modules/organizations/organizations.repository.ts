@@ -38,6 +38,8 @@ export interface OrganizationEdit {
   district: string | null;
   postalCode: string | null;
   address: string | null;
+  /** undefined leaves it as it is; null follows where the organization works. */
+  defaultToothNumbering?: string | null;
 }
 
 export const organizationsRepository = {
@@ -186,7 +188,9 @@ export const organizationsRepository = {
       `UPDATE organizations
           SET name = $2, abbreviation = $3, license_code = $4, representative_name = $5, phone = $6, email = $7,
               country_area_id = $8, country = $9, state_area_id = $10, state = $11, city_area_id = $12, city = $13,
-              district = $14, postal_code = $15, address = $16, updated_at = now()
+              district = $14, postal_code = $15, address = $16,
+              default_tooth_numbering = CASE WHEN $17::boolean THEN $18 ELSE default_tooth_numbering END,
+              updated_at = now()
         WHERE id = $1`,
       [
         organizationId,
@@ -205,6 +209,8 @@ export const organizationsRepository = {
         e.district,
         e.postalCode,
         e.address,
+        e.defaultToothNumbering !== undefined,
+        e.defaultToothNumbering ?? null,
       ],
     );
   },

@@ -38,7 +38,7 @@ export function partnersModule(p: Platform, partners = new PartnersService(p.db,
             body: InvitationCodeBody,
             response: { 200: envelope(InvitationTarget) },
           },
-          config: { ...EDIT, errors: ['PARTNER_NO_ACCESS', 'NOT_FOUND', 'PARTNER_INVALID_TARGET'] },
+          config: { ...EDIT, errors: ['PARTNER_NO_ACCESS', 'PARTNER_NAME_UNAVAILABLE', 'PARTNER_INVALID_TARGET'] },
         },
         async (request) => ok(request, await partners.checkInvitationCode(request.auth, request.body.invitationCode)),
       );

@@ -65,11 +65,15 @@ export class PartnersService {
     return { orgId: auth.organizationId, isClinic: auth.orgType === OrgType.Clinic };
   }
 
-  /** The other side must be of the opposite type, approved and active. */
+  /**
+   * The other side must be of the opposite type, approved and active. An invitation code that leads to none is
+   * 410 (§8: the partner's name cannot be got), which the dialog shows by the code field rather than as a toast.
+   */
   private async counterpart(auth: AuthContext, where: { code?: string; invitationCode?: string }) {
     const me = this.manager(auth);
     const org = await partnersRepository.organization(this.db, where);
-    if (!org || org.status !== OrgStatus.Active || org.review_status !== ReviewStatus.Approved) fail('NOT_FOUND');
+    if (!org || org.status !== OrgStatus.Active || org.review_status !== ReviewStatus.Approved)
+      fail(where.invitationCode === undefined ? 'NOT_FOUND' : 'PARTNER_NAME_UNAVAILABLE');
     if (org.type !== (me.isClinic ? OrgType.Lab : OrgType.Clinic)) fail('PARTNER_INVALID_TARGET');
     return { me, org };
   }

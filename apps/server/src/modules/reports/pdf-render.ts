@@ -172,6 +172,8 @@ export async function renderReportPdf(model: PdfModel): Promise<Buffer> {
   write(`${labels.patient}: ${model.patientName}`);
   write(`${labels.clinic}: ${model.organizationName}`);
   write(`${labels.date}: ${model.date}`);
+  // The findings' tooth numbers read differently in FDI and Universal: the report says which it uses.
+  if (content.findings.length) write(labels[`numbering.${content.numbering}`]!);
   write(model.version ? `${labels.version}: ${model.version}` : labels.draft!, { color: MUTED });
 
   if (content.summary) {

@@ -46,13 +46,13 @@ const FROM = `users u JOIN organizations o ON o.id = u.organization_id JOIN role
 export const usersAdminRepository = {
   /** Where an organization works: its users' tooth numbering follows it. */
   async organizationPlace(db: Queryable, orgId: number) {
-    const [row] = await db.query<{ region: string; country: string | null }>(
-      `SELECT region, country
+    const [row] = await db.query<{ region: string; country: string | null; default_tooth_numbering: string | null }>(
+      `SELECT region, country, default_tooth_numbering
          FROM organizations
         WHERE id = $1`,
       [orgId],
     );
-    return row ?? { region: '', country: null };
+    return row ?? { region: '', country: null, default_tooth_numbering: null };
   },
   async list(db: Queryable, orgId: number | null, q: UserListQuery & { roleId?: number }) {
     const where = ['u.deleted_at IS NULL'];

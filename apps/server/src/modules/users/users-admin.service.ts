@@ -1,6 +1,7 @@
 import { hashPassword, newCode, newToken } from '../../platform/crypto.js';
 import {
   defaultToothNumbering,
+  normalizeToothNumbering,
   OrgType,
   UserStatus,
   type ManagedUser,
@@ -141,7 +142,10 @@ export class UsersAdminService {
         language: auth.user.language,
         // Nobody knows this password: the user sets theirs from the mail.
         passwordHash: await hashPassword(newToken()),
-        toothNumberingSystem: defaultToothNumbering(place.region, place.country),
+        // The organization's chosen numbering, else the one read where it works.
+        toothNumberingSystem: place.default_tooth_numbering
+          ? normalizeToothNumbering(place.default_tooth_numbering)
+          : defaultToothNumbering(place.region, place.country),
       });
       await usersRepository.update(tx, id, { nickname: body.nickname || null, gender: body.gender ?? null });
       await emailTokens.issueRaw(tx, id, 'set_password', SET_PASSWORD_VALIDITY_HOURS * 60, token);

@@ -3,6 +3,7 @@ import { Button, Popconfirm, Select, Space } from 'antd';
 import { DeleteOutlined, UndoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Point3, ViewerMarginLine } from './types';
+import { searchable } from '../../lib/selectSearch';
 
 /** The fewest points that make a margin line (a loop around the preparation), and the most it keeps. */
 export const MARGIN_POINTS = { min: 3, max: 500 } as const;
@@ -42,6 +43,7 @@ export function MarginPanel({
         <Space wrap>
           <span id="viewer-margin-tooth">{t('viewer.marginTooth')}</span>
           <Select
+            {...searchable}
             size="small"
             style={{ minWidth: 90 }}
             value={tooth ?? undefined}

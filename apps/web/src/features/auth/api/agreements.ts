@@ -8,4 +8,4 @@ export interface UnreadAgreement {
 }
 // silent: a 403 here logs out instead of showing a toast.
 export const queryAgreementReadLog = () =>
-  http.post<{ unread: UnreadAgreement[] }>('user/queryUserAgreementReadLog', {}, { silent: true });
+  http.post<{ unread: UnreadAgreement[]; firstTime: boolean }>('user/queryUserAgreementReadLog', {}, { silent: true });

@@ -8,6 +8,7 @@ import { useBackClose } from '../../../lib/useBackClose';
 import { listDentistsQuery } from '../../dentists';
 import type { CaseDetail, CaseInput } from '../api/types';
 import { useSaveCase } from '../api/useCaseMutations';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   name: string;
@@ -123,6 +124,7 @@ export function CaseFormModal({
         </Form.Item>
         <Form.Item name="dentistId" label={t('field.dentist')}>
           <Select
+            {...searchable}
             data-testid="case-form-dentistId"
             allowClear
             loading={dentists.isFetching}
@@ -131,6 +133,7 @@ export function CaseFormModal({
         </Form.Item>
         <Form.Item name="treatments" label={t('field.treatments')}>
           <Select
+            {...searchable}
             data-testid="case-form-treatments"
             mode="multiple"
             allowClear

@@ -36,6 +36,7 @@ import { SendToLabButton } from '../../orders';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 import { ScreenLink } from '../../../components/ScreenLink';
+import { searchable } from '../../../lib/selectSearch';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -160,6 +161,7 @@ export default function CaseListPage() {
           allowClear
         />
         <Select
+          {...searchable}
           data-testid="case-filter-status"
           aria-label={t('filter.status')}
           allowClear
@@ -170,6 +172,7 @@ export default function CaseListPage() {
           options={CASE_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
         />
         <Select
+          {...searchable}
           data-testid="case-filter-treatment"
           aria-label={t('filter.treatment')}
           allowClear
@@ -180,6 +183,7 @@ export default function CaseListPage() {
           options={TREATMENTS.map((s) => ({ value: s, label: t(`treatment.${s}`) }))}
         />
         <Select
+          {...searchable}
           data-testid="case-filter-dentist"
           aria-label={t('filter.dentist')}
           allowClear

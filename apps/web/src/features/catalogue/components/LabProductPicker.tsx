@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { productsQuery } from '../api/catalogue';
 import type { LabProduct } from '../api/types';
 import { formatPrice } from '../lib/format';
+import { searchable } from '../../../lib/selectSearch';
 
 /**
  * A product from the chosen laboratory's catalogue (optional: a clinic may still describe the work itself). Answers
@@ -42,10 +43,10 @@ export function LabProductPicker({
 
   return (
     <Select
+      {...searchable}
       id={id}
       data-testid="send-product"
       allowClear
-      showSearch={{ optionFilterProp: 'label' }}
       disabled={!partnerCode}
       loading={products.isFetching}
       placeholder={partnerCode && products.isSuccess && list.length === 0 ? t('picker.none') : t('picker.placeholder')}

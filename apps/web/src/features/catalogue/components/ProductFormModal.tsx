@@ -18,6 +18,7 @@ import { messageOf } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import type { LabProduct } from '../api/types';
 import { useSaveProduct } from '../api/useCatalogueMutations';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   name: string;
@@ -125,8 +126,8 @@ export function ProductFormModal({
               rules={[{ required: true, message: t('form.workTypeRequired') }]}
             >
               <Select
+                {...searchable}
                 data-testid="product-work-type"
-                showSearch={{ optionFilterProp: 'label' }}
                 options={TREATMENTS.map((w) => ({ value: w, label: tc(`treatment.${w}`, { defaultValue: w }) }))}
               />
             </Form.Item>
@@ -182,6 +183,7 @@ export function ProductFormModal({
               rules={[{ required: price !== null && price !== undefined, message: t('form.currencyRequired') }]}
             >
               <Select
+                {...searchable}
                 allowClear
                 data-testid="product-currency"
                 options={CURRENCIES.map((c) => ({ value: c, label: c }))}

@@ -11,6 +11,7 @@ import { calendarQuery } from '../api/catalogue';
 import { useSaveCalendar } from '../api/useCatalogueMutations';
 import type { LabCalendarResult } from '../api/types';
 import { browserTimeZone, timeZones, weekdayName } from '../lib/format';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Draft {
   workingWeekdays: number[];
@@ -100,10 +101,10 @@ export function WorkingCalendarCard({ editable }: { editable: boolean }) {
         </Form.Item>
         <Form.Item label={t('calendar.timeZone')} htmlFor="calendar-time-zone">
           <Select
+            {...searchable}
             id="calendar-time-zone"
             data-testid="calendar-time-zone"
             disabled={!editable}
-            showSearch
             style={{ maxWidth: 360 }}
             value={draft.timeZone}
             onChange={(timeZone: string) => setDraft({ ...draft, timeZone })}

@@ -2,7 +2,14 @@ import { useEffect } from 'react';
 import { Alert, Button, Card, Col, Form, Input, Row, Select, Spin } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { FIELD_MAX, Permission, type CompanyInfo, type EditCompanyBody } from '@portal/contracts';
+import {
+  FIELD_MAX,
+  Permission,
+  TOOTH_NUMBERING_SYSTEMS,
+  type CompanyInfo,
+  type EditCompanyBody,
+  type ToothNumberingSystem,
+} from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { patchUser, useSession } from '../../../lib/session';
@@ -10,6 +17,7 @@ import { areasQuery, companyInfoQuery, companyKeys, editCompany } from '../api/c
 import { CompanyImage } from './CompanyImage';
 import { CloseAccountCard } from './CloseAccountCard';
 import { sayIfRefused } from '../../../lib/refusal';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   name: string;
@@ -25,6 +33,8 @@ interface Values {
   district?: string;
   postalCode?: string;
   address?: string;
+  /** '' follows where the organization works. */
+  defaultToothNumbering: '' | ToothNumberingSystem;
 }
 
 const valuesOf = (c: CompanyInfo): Values => ({
@@ -41,6 +51,7 @@ const valuesOf = (c: CompanyInfo): Values => ({
   district: c.district ?? '',
   postalCode: c.postalCode ?? '',
   address: c.address ?? '',
+  defaultToothNumbering: c.defaultToothNumbering ?? '',
 });
 
 /** Own space → Organization: the organization's information and address, its images, and closing the account. */
@@ -51,7 +62,7 @@ export default function OrganizationPanel() {
 }
 
 function OrganizationForm({ company }: { company: CompanyInfo }) {
-  const { t } = useTranslation('company');
+  const { t } = useTranslation(['company', 'numbering']);
   const qc = useQueryClient();
   const { user } = useSession();
   const can = useAccess();
@@ -95,16 +106,12 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
       district: text(v.district),
       postalCode: text(v.postalCode),
       address: text(v.address),
+      defaultToothNumbering: v.defaultToothNumbering,
     });
   };
 
   const area = (list: { id: string; name: string }[]) => list.map((a) => ({ value: a.id, label: a.name }));
-  const searchable = {
-    showSearch: true,
-    optionFilterProp: 'label',
-    allowClear: true,
-    disabled: !editable,
-  } as const;
+  const areaSelect = { ...searchable, allowClear: true, disabled: !editable } as const;
   const required = [{ required: true, message: t('common:required') }];
   const text = (name: keyof Values, max: number, extra: { type?: 'email' } = {}) => (
     <Form.Item
@@ -139,7 +146,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             {text('email', FIELD_MAX.email, { type: 'email' })}
             <Form.Item name="countryId" label={t('field.country')} rules={required}>
               <Select
-                {...searchable}
+                {...areaSelect}
                 data-testid="company-country"
                 loading={countries.isLoading}
                 options={area(countries.data?.list ?? [])}
@@ -153,7 +160,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
               hidden={Boolean(countryId) && states.isSuccess && stateList.length === 0}
             >
               <Select
-                {...searchable}
+                {...areaSelect}
                 data-testid="company-state"
                 loading={states.isLoading}
                 options={area(stateList)}
@@ -165,7 +172,7 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             ) : (
               <Form.Item name="cityId" label={t('field.city')}>
                 <Select
-                  {...searchable}
+                  {...areaSelect}
                   data-testid="company-city"
                   loading={cities.isLoading}
                   options={area(cityList)}
@@ -175,6 +182,20 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
             {text('district', FIELD_MAX.name)}
             {text('postalCode', 20)}
             {text('address', FIELD_MAX.address)}
+            <Form.Item
+              name="defaultToothNumbering"
+              label={t('numbering:companyDefault')}
+              extra={t('numbering:companyDefaultHelp')}
+            >
+              <Select
+                data-testid="company-tooth-numbering"
+                disabled={!editable}
+                options={[
+                  { value: '', label: t('numbering:byRegion') },
+                  ...TOOTH_NUMBERING_SYSTEMS.map((s) => ({ value: s, label: t(`numbering:name.${s}`) })),
+                ]}
+              />
+            </Form.Item>
             <Access permission={Permission.CompanyEdit}>
               <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="company-save">
                 {t('common:save')}

@@ -34,7 +34,7 @@ export function OrderTeeth({
   orderCode: string;
   stageEditable?: boolean;
 }) {
-  const { t } = useTranslation('orders');
+  const { t } = useTranslation(['orders', 'numbering']);
   const { t: tt } = useTranslation('teeth');
   const stage = useSetToothStage(orderCode);
   if (teeth.length === 0)
@@ -43,7 +43,7 @@ export function OrderTeeth({
   const text = (v: string | undefined) => v || '—';
   const columns: ColumnsType<ToothItem> = [
     {
-      title: t('tooth.number'),
+      title: t('numbering:column', { system: t(`numbering:name.${system}`) }),
       key: 'number',
       fixed: 'left',
       render: (_, r) => <strong data-testid={`order-tooth-label-${r.number}`}>{toothLabel(r.number, system)}</strong>,

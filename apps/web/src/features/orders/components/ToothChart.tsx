@@ -181,7 +181,7 @@ export function ToothChart({
   /** Chooses spans without Shift (the touch screen's way). */
   spanMode?: boolean;
 }) {
-  const { t } = useTranslation('teeth');
+  const { t } = useTranslation(['teeth', 'numbering']);
   const { token } = theme.useToken();
   const [anchor, setAnchor] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -355,6 +355,10 @@ export function ToothChart({
       </text>
       <text x={CX} y={306} {...caption}>
         {t('lower')}
+      </text>
+      {/* The same tooth reads 16 in FDI and 3 in Universal: the chart says which it shows. */}
+      <text x={CX} y={212} {...caption} fontSize={11} dominantBaseline="central" data-testid="tooth-chart-numbering">
+        {t('numbering:caption', { system: t(`numbering:name.${system}`) })}
       </text>
       {/* Facing the patient: their right side is on the viewer's left. */}
       <text x={12} y={210} {...caption} dominantBaseline="central">

@@ -12,6 +12,7 @@ import {
 } from '@portal/contracts';
 import type { PrescriptionField, ToothItem } from '../api/types';
 import { copyToAll, setAllValue, setToothValue } from '../lib/teeth';
+import { searchable } from '../../../lib/selectSearch';
 
 type TextField = 'crownCategory' | 'crownType' | 'material';
 /** Limits of the contract's tooth item. */
@@ -53,7 +54,7 @@ export function ToothItemsEditor({
   /** The materials of the chosen catalogue product: the material is picked among them instead of typed. */
   materialOptions?: readonly string[];
 }) {
-  const { t } = useTranslation('orders');
+  const { t } = useTranslation(['orders', 'numbering']);
   const { t: tt } = useTranslation('teeth');
   const shadeOptions = [
     { label: tt('guide.vitaClassical'), options: VITA_CLASSICAL_SHADES.map((s) => ({ value: s, label: s })) },
@@ -75,7 +76,7 @@ export function ToothItemsEditor({
 
   const columns: ColumnsType<ToothItem> = [
     {
-      title: t('tooth.number'),
+      title: t('numbering:column', { system: t(`numbering:name.${system}`) }),
       key: 'number',
       fixed: 'left',
       width: 64,
@@ -104,9 +105,9 @@ export function ToothItemsEditor({
       key: 'shade',
       render: (_, r) => (
         <Select
+          {...searchable}
           size="small"
           allowClear
-          showSearch
           style={{ minWidth: 96 }}
           value={r.shade}
           status={invalid('shade', r.shade) ? 'error' : undefined}
@@ -124,6 +125,7 @@ export function ToothItemsEditor({
       key: 'stumpShade',
       render: (_, r) => (
         <Select
+          {...searchable}
           size="small"
           allowClear
           style={{ minWidth: 84 }}
@@ -141,6 +143,7 @@ export function ToothItemsEditor({
       render: (_: unknown, r: ToothItem) =>
         key === 'material' && materialOptions?.length ? (
           <Select
+            {...searchable}
             size="small"
             allowClear
             style={{ minWidth: 140 }}
@@ -227,9 +230,9 @@ export function ToothItemsEditor({
         <Flex gap={8} align="center" wrap style={{ marginBottom: 8 }}>
           <label htmlFor="tooth-shade-all">{tt('shadeForAll')}</label>
           <Select
+            {...searchable}
             id="tooth-shade-all"
             size="small"
-            showSearch
             style={{ width: 120 }}
             placeholder="A2"
             value={items.every((i) => i.shade && i.shade === items[0]!.shade) ? items[0]!.shade : undefined}

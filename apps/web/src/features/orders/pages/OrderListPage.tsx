@@ -32,6 +32,7 @@ import { commonActions, currentSelection, ORDER_TYPES, sideActions, sideOf, type
 import { orderDetailPath } from '../lib/paths';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { ScreenLink } from '../../../components/ScreenLink';
+import { searchable } from '../../../lib/selectSearch';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['orders'];
@@ -203,10 +204,10 @@ function OrderList({ side }: { side: Side }) {
           options={ORDER_TYPES.map((s) => ({ value: s, label: t(`orderType.${s}`) }))}
         />
         <Select
+          {...searchable}
           data-testid="orders-filter-partner"
           aria-label={side === 'clinic' ? t('filter.lab') : t('filter.clinic')}
           allowClear
-          showSearch={{ optionFilterProp: 'label' }}
           placeholder={side === 'clinic' ? t('filter.lab') : t('filter.clinic')}
           style={{ minWidth: 200 }}
           loading={partners.isPending}

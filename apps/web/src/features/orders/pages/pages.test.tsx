@@ -361,6 +361,7 @@ describe('order detail', () => {
     expect($('tooth-21')?.getAttribute('data-selected')).toBe('false');
     expect($('order-tooth-label-11')?.textContent).toBe('8');
     expect($('order-tooth-label-48')?.textContent).toBe('32');
+    expect($('tooth-chart-numbering')).not.toBeNull();
     expect($('order-tooth-11')?.textContent).toContain('Zirconia');
     expect($('order-tooth-11')?.textContent).toContain('method.screwRetained');
   });

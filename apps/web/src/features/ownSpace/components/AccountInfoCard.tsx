@@ -7,6 +7,7 @@ import { notify } from '../../../lib/notify';
 import { showSubmitError } from '../../../lib/formErrors';
 import { setLanguage } from '../../../lib/i18n';
 import { AccountNameField, AvatarField, EmailField, editUser } from '../../account';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   displayName: string;
@@ -88,7 +89,7 @@ export function AccountInfoCard({ user }: { user: UserInfo }) {
           />
         </Form.Item>
         <Form.Item name="language" label={t('account.language')}>
-          <Select options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
+          <Select {...searchable} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="own-save">
           {t('common:save')}

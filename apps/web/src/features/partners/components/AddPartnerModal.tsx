@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Divider, Empty, Input, List, Modal, Space, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { FIELD_MAX } from '@portal/contracts';
+import { ERRORS, FIELD_MAX } from '@portal/contracts';
+import { ApiError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { checkInvitationCode } from '../api/checkInvitationCode';
@@ -25,7 +26,7 @@ export function AddPartnerModal({
   isClinic: boolean;
   onClose: () => void;
 }) {
-  const { t } = useTranslation('partners');
+  const { t } = useTranslation(['partners', 'errors']);
   const [code, setCode] = useState('');
   const [keyword, setKeyword] = useState('');
   useBackClose(open, onClose);
@@ -109,6 +110,12 @@ export function AddPartnerModal({
         </Button>
       </Space.Compact>
       {check.data ? <List data-testid="partner-add-found" dataSource={[check.data]} renderItem={targetItem} /> : null}
+      {/* 410 is not toasted (§8): the answer belongs next to the code that was typed. */}
+      {check.error instanceof ApiError && check.error.code === ERRORS.PARTNER_NAME_UNAVAILABLE.code ? (
+        <Typography.Paragraph type="secondary" data-testid="partner-add-unknown" style={{ marginTop: 8 }}>
+          {t('errors:partnerNameUnavailable')}
+        </Typography.Paragraph>
+      ) : null}
 
       <Divider plain>{t('add.or')}</Divider>
 

@@ -214,6 +214,24 @@ describe('partner list', () => {
     await click($('partner-add-apply'));
     expect(calls.find((c) => c.path === 'partner/apply')?.body).toEqual({ organizationCode: 'LAB9' });
   });
+
+  it('add dialog: a code that leads to nobody (410) is told under the field', async () => {
+    signInAs(2);
+    const { ApiError } = await import('../../../lib/http');
+    server.answer = (path) =>
+      path === 'user/partner/checkInvitationCode'
+        ? Promise.reject(Object.assign(new ApiError(410, 'gone'), { code: 410 }))
+        : pending();
+    await render('/partner-management', '/partner-management', load, (qc) =>
+      qc.setQueryData(listKey('mine'), { total: 0, list: [] }),
+    );
+    await click($('partner-add'));
+    expect($('partner-add-unknown')).toBeNull();
+    await type($('partner-add-code'), 'NOPE');
+    await click($('partner-add-check'));
+    expect($('partner-add-unknown')).not.toBeNull();
+    expect($('partner-add-found')).toBeNull();
+  });
 });
 
 describe('invitation from email', () => {

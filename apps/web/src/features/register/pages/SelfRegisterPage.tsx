@@ -11,6 +11,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { checkUsernameExist } from '../api/checkUsernameExist';
 import { registerClinic } from '../api/register';
 import { registerCompany } from '../api/registerCompany';
+import { searchable } from '../../../lib/selectSearch';
 
 interface Values {
   organizationName: string;
@@ -185,6 +186,7 @@ export default function SelfRegisterPage() {
           rules={[{ required: true, message: t('common:required') }]}
         >
           <Select
+            {...searchable}
             data-testid="register-language"
             options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
           />

@@ -55,6 +55,7 @@ import { ReportImage } from '../components/ReportImage';
 import { ToothFindingsChart } from '../components/ToothFindingsChart';
 import { downloadReportPdf } from '../lib/pdf';
 import { reportPreviewPath } from '../lib/paths';
+import { searchable } from '../../../lib/selectSearch';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['reports'];
@@ -328,11 +329,10 @@ function Designer({ report }: { report: ReportDetail }) {
           <label>
             <div>{t('design.language')}</div>
             <Select
+              {...searchable}
               data-testid="report-language"
               style={{ width: '100%' }}
               value={content.language}
-              showSearch
-              optionFilterProp="label"
               aria-label={t('design.language')}
               options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
               onChange={(language) => update({ language })}

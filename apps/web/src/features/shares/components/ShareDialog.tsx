@@ -9,6 +9,7 @@ import { useCreateShare } from '../api/useShareMutations';
 import { notify } from '../../../lib/notify';
 import { RemainingDays } from './RemainingDays';
 import { sayIfRefused } from '../../../lib/refusal';
+import { searchable } from '../../../lib/selectSearch';
 
 const EXPIRY_CHOICES = ['1', '7', '30', 'never'] as const;
 type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -111,8 +112,7 @@ function ShareResult({ share }: { share: ShareItem }) {
         </Form.Item>
         <Form.Item name="language" label={t('dialog.language')}>
           <Select
-            showSearch
-            optionFilterProp="label"
+            {...searchable}
             options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
             data-testid="share-mail-language"
           />

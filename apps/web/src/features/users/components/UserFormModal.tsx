@@ -9,6 +9,7 @@ import { roleLabel } from '../../../lib/roles';
 import { assignableRolesQuery } from '../api/assignableRoles';
 import { isTaken } from '../api/isTaken';
 import { useSaveUser } from '../api/useUserMutations';
+import { searchable } from '../../../lib/selectSearch';
 
 type FormValues = Omit<SaveUserBody, 'userCode' | 'organizationCode'>;
 
@@ -126,6 +127,7 @@ export function UserFormModal({
         </Form.Item>
         <Form.Item name="roleCode" label={t('field.role')} rules={[{ required: true, message: t('common:required') }]}>
           <Select
+            {...searchable}
             data-testid="user-form-role"
             loading={roles.isLoading}
             disabled={user?.self}

@@ -23,6 +23,7 @@ import { UserStatusTag } from '../components/UserStatusTag';
 import { SignInDisputes } from '../components/SignInDisputes';
 import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
 import { sayIfRefused } from '../../../lib/refusal';
+import { searchable } from '../../../lib/selectSearch';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['users'];
@@ -171,6 +172,7 @@ export default function UserListPage() {
           options={[0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) }))}
         />
         <Select
+          {...searchable}
           allowClear
           placeholder={t('field.role')}
           aria-label={t('field.role')}

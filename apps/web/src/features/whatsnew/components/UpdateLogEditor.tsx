@@ -15,6 +15,7 @@ import { notify } from '../../../lib/notify';
 import { whatsNewKeys } from '../api/keys';
 import { getUpdateLogDetail } from '../api/updateLog';
 import { useSaveUpdateLog } from '../api/useUpdateLogMutations';
+import { searchable } from '../../../lib/selectSearch';
 
 interface FormValues {
   version: string;
@@ -96,6 +97,7 @@ export function UpdateLogEditor({ id, onClose }: { id: number | null; onClose: (
           </Form.Item>
           <Form.Item label={t('admin.addLanguage')}>
             <Select<Language>
+              {...searchable}
               style={{ width: 180 }}
               value={null}
               placeholder={t('admin.addLanguage')}

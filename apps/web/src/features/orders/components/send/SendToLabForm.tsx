@@ -8,6 +8,7 @@ import { ORDER_TYPES } from '../../lib/orderRules';
 import { TeethPicker } from './TeethPicker';
 import type { SendFormValues, SendToLab } from './useSendToLab';
 import { ScreenLink } from '../../../../components/ScreenLink';
+import { searchable } from '../../../../lib/selectSearch';
 
 /**
  * The prescription form of "Send to lab". `labScorecard` renders under the laboratory (how it has done lately),
@@ -52,8 +53,8 @@ export function SendToLabForm({
               extra={labScorecard}
             >
               <Select
+                {...searchable}
                 data-testid="send-lab"
-                showSearch={{ optionFilterProp: 'label' }}
                 loading={send.labsLoading}
                 placeholder={t('send.labPlaceholder')}
                 options={send.labs.map((p) => ({ value: p.partnerCode, label: p.name }))}
@@ -90,10 +91,10 @@ export function SendToLabForm({
           rules={[{ required: true, type: 'array', min: 1, message: t('send.workTypesRequired') }]}
         >
           <Select
+            {...searchable}
             data-testid="send-work-types"
             mode="multiple"
             allowClear
-            showSearch={{ optionFilterProp: 'label' }}
             options={TREATMENTS.map((w) => ({ value: w, label: tc(`treatment.${w}`, { defaultValue: w }) }))}
           />
         </Form.Item>
