@@ -72,7 +72,7 @@ function groupsOf(list: readonly MenuItem[], path: string, trail: string[] = [])
 
 export default function MainLayout() {
   // The tab's live socket is open while the signed-in screens are shown.
-  useLiveUpdates();
+  const live = useLiveUpdates();
   const { t } = useTranslation('layout');
   const cfg = useAppConfig();
   const { user, menus } = useSession();
@@ -152,7 +152,7 @@ export default function MainLayout() {
         </Layout.Sider>
       )}
       <Layout>
-        <Layout.Header className="header" data-testid="layout-header">
+        <Layout.Header className="header" data-testid="layout-header" data-live={live.connected ? 'up' : 'down'}>
           <Button
             type="text"
             aria-label={t('toggleMenu')}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { getLive, LIVE_RESET, type LiveEvent } from '../../../lib/live';
+import { getLive, LIVE_RESET, useLiveState, type LiveEvent, type LiveState } from '../../../lib/live';
 import { caseKeys } from '../../cases/api/keys';
 import { dashboardKeys } from '../../dashboard/api/keys';
 import { notificationKeys } from '../../notifications/api/keys';
@@ -44,9 +44,9 @@ export function liveHandlers(qc: QueryClient): Record<string, (events: LiveEvent
 
 /**
  * The signed-in screens' live updates: opens the tab's socket while they are shown and refreshes what each event
- * changes, in place (no remount: scroll, selection and half-typed text stay).
+ * changes, in place (no remount: scroll, selection and half-typed text stay). Answers the socket's state.
  */
-export function useLiveUpdates() {
+export function useLiveUpdates(): LiveState {
   const qc = useQueryClient();
   useEffect(() => {
     const live = getLive();
@@ -58,4 +58,5 @@ export function useLiveUpdates() {
       live.stop();
     };
   }, [qc]);
+  return useLiveState();
 }
