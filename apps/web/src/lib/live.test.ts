@@ -179,7 +179,7 @@ describe('the live connection', () => {
     await until(() => peers[0]!.ws.readyState === peers[0]!.ws.CLOSED, 'close');
     await pause(100);
     expect(peers.length).toBe(1);
-    expect(live.state.get()).toEqual({ connected: false, polling: false });
+    expect(live.state.get()).toEqual({ connected: false, polling: true });
   });
 
   it('4401: the session is checked; over, it stays closed; renewed, it reconnects', async () => {

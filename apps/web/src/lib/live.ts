@@ -72,7 +72,7 @@ export interface LiveDeps {
 type Listener = (events: LiveEvent[]) => void;
 
 export class LiveConnection {
-  readonly state = createStore<LiveState>({ connected: false, polling: false });
+  readonly state = createStore<LiveState>({ connected: false, polling: true });
   /** The highest position received: a reconnection resumes after it. */
   position: number | undefined;
   private ws: WebSocket | undefined;
@@ -95,11 +95,13 @@ export class LiveConnection {
     if (this.running) return;
     this.running = true;
     this.failures = 0;
+    // The socket has `fallbackAfterMs` to come up before the screens poll.
+    this.setState({ connected: false, polling: false });
     this.armFallback();
     this.open();
   }
 
-  /** Closes the socket for good (logout, leaving the signed-in screens); the position is forgotten. */
+  /** Closes the socket (logout, leaving the signed-in screens) until `start`; the position is forgotten. */
   stop() {
     this.running = false;
     this.position = undefined;
@@ -107,7 +109,8 @@ export class LiveConnection {
     clearTimeout(this.fallback);
     this.fallback = undefined;
     this.drop();
-    this.setState({ connected: false, polling: false });
+    // Without a socket, whatever polls goes back to polling (a screen outside the signed-in layout).
+    this.setState({ connected: false, polling: true });
   }
 
   /** The access token changed (renewed here or in another tab): an open socket carries on with the new one. */
