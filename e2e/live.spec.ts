@@ -75,6 +75,33 @@ describe('live updates', () => {
     await clinic.context.close();
   });
 
+  it("the laboratory's message appears in the clinic's open thread, and the status on its page, while the clinic types", async () => {
+    const stamp = Date.now().toString(36);
+    const { labToken, orderCode } = await demoOrder({
+      caseName: `Talk ${stamp}`,
+      patientName: `Talk ${stamp}`,
+      tooth: 15,
+    });
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.goto(`/order-management/detail/${orderCode}`);
+    await page.locator('[data-testid="order-detail"][data-status="pending"]').waitFor();
+    await liveUp(page);
+    const draft = page.getByTestId('thread-input');
+    await draft.fill('Half a sentence');
+
+    const sent = await api('msg/send', { orderCode, content: `Scan received ${stamp}`, attachmentCodes: [] }, labToken);
+    expect(sent.code).toBe(200);
+    await page.getByTestId('thread-message').getByText(`Scan received ${stamp}`).waitFor({ timeout: 8_000 });
+    const done = await api('order/action', { orderCodes: [orderCode], action: 'accept' }, labToken);
+    expect(done.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    // Well within the 10 s the page polled at before the socket.
+    await page.locator('[data-testid="order-detail"][data-status="accepted"]').waitFor({ timeout: 8_000 });
+    expect(await draft.inputValue()).toBe('Half a sentence');
+    await context.close();
+  });
+
   it("a disabled user's socket closes and the tab goes to login by itself", async () => {
     const stamp = Date.now().toString(36);
     const account = `live${stamp}`;
