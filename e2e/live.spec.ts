@@ -102,6 +102,30 @@ describe('live updates', () => {
     await context.close();
   });
 
+  it('polls as before while the socket cannot connect, and stops once it can', async () => {
+    const { context, page } = await newPage(browser);
+    // Every attempt is refused at first (a proxy that does not pass websockets), then passed through.
+    let refuse = true;
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      if (refuse) return ws.close({ code: 1011 });
+      ws.connectToServer();
+    });
+    const calls = countCalls(page);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    // Past the 4 s grace the bell's count is polled every 1.5 s again.
+    await expect.poll(() => calls('msg/unreadCount'), WAIT).toBeGreaterThan(3);
+    expect(await page.getByTestId('layout-header').getAttribute('data-live')).toBe('down');
+
+    refuse = false;
+    await liveUp(page);
+    await page.waitForTimeout(2_000);
+    const settled = calls('msg/unreadCount');
+    await page.waitForTimeout(4_000);
+    expect(calls('msg/unreadCount')).toBe(settled);
+    await context.close();
+  });
+
   it("a disabled user's socket closes and the tab goes to login by itself", async () => {
     const stamp = Date.now().toString(36);
     const account = `live${stamp}`;
