@@ -69,7 +69,7 @@ function connect(over: Partial<LiveDeps> = {}) {
     pollingResumed: () => (calls.pollingResumed += 1),
     WebSocket: NodeWebSocket as unknown as LiveDeps['WebSocket'],
     random: () => 0,
-    timing: { firstBackoffMs: 20, maxBackoffMs: 200, pingMs: 100, pongWithinMs: 100, fallbackAfterMs: 300 },
+    timing: { firstBackoffMs: 20, maxBackoffMs: 200, pingMs: 100, fallbackAfterMs: 300 },
     ...over,
   });
   setLive(live);
