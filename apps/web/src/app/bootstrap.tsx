@@ -11,6 +11,7 @@ import { isInternetExplorer } from '../lib/device';
 import { requestIdentity } from '../components/identity';
 import { App } from './App';
 import { refreshMenu } from './profile';
+import { wireLive } from './live';
 import { warmFirstScreen } from './warmFirstScreen';
 
 const UNSUPPORTED_BROWSER =
@@ -83,6 +84,7 @@ export async function bootstrap(): Promise<void> {
     loadPrefs();
     initSession();
     watchOtherTabs();
+    wireLive();
     // A role may have changed while the tab was hidden: its menu is fetched again when it comes back.
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void refreshMenu();

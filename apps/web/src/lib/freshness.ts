@@ -1,3 +1,5 @@
+import { fallbackPoll } from './live';
+
 /**
  * What screens that show a status (orders, cases, the dashboard) ask of their queries, so the status on screen is
  * the current one (docs/product-decisions.md, "Fresh statuses").
@@ -7,11 +9,18 @@
  */
 export const LIVE = { staleTime: 0, refetchOnWindowFocus: true } as const;
 
-/** While an order or a case is open it is asked again this often, and not at all while its tab is hidden. */
+/**
+ * While an order or a case is open and the live socket is down, it is asked again this often, and not at all while
+ * its tab is hidden.
+ */
 export const DETAIL_POLL_MS = 10_000;
 
-/** `LIVE`, polled while on screen: an order or a case detail. */
-export const LIVE_DETAIL = { ...LIVE, refetchInterval: DETAIL_POLL_MS, refetchIntervalInBackground: false } as const;
+/** `LIVE`, polled while on screen when the socket cannot tell its changes: an order or a case detail. */
+export const LIVE_DETAIL = {
+  ...LIVE,
+  refetchInterval: fallbackPoll(DETAIL_POLL_MS),
+  refetchIntervalInBackground: false,
+} as const;
 
 /**
  * What counts as focus for TanStack Query: the tab becoming visible (its default) and the window getting focus back.

@@ -13,6 +13,7 @@ import { BREAKPOINTS, OrgType, OWN_SPACE_MENU, type Language, type MenuItem } fr
 import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 import { updateUser } from '../../features/ownSpace/api/updateUser';
 import { UsageTracker, WhatsNewButton } from '../../features/whatsnew';
+import { useLiveUpdates } from '../../features/live';
 import { LangSwitch } from '../../components/LangSwitch';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { useAppConfig } from '../../lib/appConfig';
@@ -71,6 +72,8 @@ function groupsOf(list: readonly MenuItem[], path: string, trail: string[] = [])
 }
 
 export default function MainLayout() {
+  // The tab's live socket is open while the signed-in screens are shown.
+  const live = useLiveUpdates();
   const { t } = useTranslation('layout');
   const cfg = useAppConfig();
   const { user, menus } = useSession();
@@ -150,7 +153,7 @@ export default function MainLayout() {
         </Layout.Sider>
       )}
       <Layout>
-        <Layout.Header className="header" data-testid="layout-header">
+        <Layout.Header className="header" data-testid="layout-header" data-live={live.connected ? 'up' : 'down'}>
           <Button
             type="text"
             aria-label={t('toggleMenu')}

@@ -12,6 +12,10 @@ import { exportMessageKey, isExportRunning } from '../lib/exportState';
 import { serverLink } from '../../../lib/download';
 import { sizeText } from '../../../lib/sizes';
 import { sayIfRefused } from '../../../lib/refusal';
+import { fallbackPoll } from '../../../lib/live';
+
+/** While the socket is down, a running export's progress is asked for this often. */
+const poll = fallbackPoll(1000);
 
 /** Export of the selected cases: choose file types → pack on the server → download link. */
 export function ExportDialog({
@@ -50,7 +54,8 @@ export function ExportDialog({
     enabled: open && exportCode !== null,
     initialData: start.data && start.data.exportCode === exportCode ? start.data : undefined,
     initialDataUpdatedAt: 0,
-    refetchInterval: (q) => (q.state.data && !isExportRunning(q.state.data.status) ? false : 1000),
+    // A running export's progress comes as events; it is asked for only while the socket is down.
+    refetchInterval: (q) => (q.state.data && !isExportRunning(q.state.data.status) ? false : poll()),
   });
 
   const info = exportCode ? status.data : undefined;

@@ -90,10 +90,10 @@ const poll = async () => {
 };
 
 describe('notification bell', () => {
-  it('polls every 1.5 s while visible and on focus', () => {
+  it('polls every 1.5 s while visible and on focus, without a live socket (with one, it does not)', () => {
     const q = unreadCountQuery();
     expect(UNREAD_POLL_MS).toBe(1_500);
-    expect(q.refetchInterval).toBe(1_500);
+    expect((q.refetchInterval as () => number | false)()).toBe(1_500);
     expect(q.refetchIntervalInBackground).toBe(false);
     expect(q.refetchOnWindowFocus).toBeTruthy();
     expect(POPUP_SECONDS).toBe(3);

@@ -15,8 +15,8 @@ const NotificationPopup = lazy(() => import('./NotificationPopup'));
 const COUNT_RED = '#cf1322';
 
 /**
- * The header bell (clinic and laboratory users): the unread count, polled every 1.5 s while the tab is
- * visible and on focus; a pop-up for each notification newer than the last one this tab saw; the
+ * The header bell (clinic and laboratory users): the unread count, asked again on each live `notification` event
+ * (polled every 1.5 s while the tab is visible and the socket is down) and on focus; a pop-up for each notification newer than the last one this tab saw; the
  * notification drawer on click. A new notification means the other side moved an order: every order, case
  * and dashboard query is fetched again (what is on screen at once).
  */

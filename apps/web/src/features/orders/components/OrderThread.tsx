@@ -6,6 +6,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
+import { fallbackPoll } from '../../../lib/live';
 import { messageOf } from '../../../lib/errors';
 import { orderKeys } from '../api/keys';
 import { listOrderMessages } from '../api/listOrderMessages';
@@ -18,7 +19,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 
 const PAGE_SIZE = 30;
-/** While the thread is on screen, new messages from the other side appear within this time. */
+/** While the thread is on screen and the live socket is down, new messages from the other side appear within this time. */
 const POLL_MS = 10_000;
 
 /** The conversation between the clinic and the laboratory about one order. */
@@ -35,7 +36,7 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
     queryFn: ({ pageParam }) => listOrderMessages(orderCode, pageParam, PAGE_SIZE),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (all.length * PAGE_SIZE < last.total ? all.length + 1 : undefined),
-    refetchInterval: POLL_MS,
+    refetchInterval: fallbackPoll(POLL_MS),
   });
   const messages = useMemo(() => threadOrder(thread.data?.pages ?? []), [thread.data]);
   const newestId = messages.at(-1)?.id;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { LIVE_RESET, type LiveEvent } from '../../../lib/live';
+import { caseKeys } from '../../cases/api/keys';
+import { dashboardKeys } from '../../dashboard/api/keys';
+import { notificationKeys } from '../../notifications/api/keys';
+import { orderKeys } from '../../orders/api/keys';
+import { liveHandlers } from './useLiveUpdates';
+
+const q = { pageNum: 1, pageSize: 20 };
+const KEYS: Record<string, QueryKey> = {
+  orderList: orderKeys.list(q),
+  orderO1: orderKeys.detail('O1'),
+  orderO2: orderKeys.detail('O2'),
+  threadO1: orderKeys.thread('O1'),
+  caseList: caseKeys.list(q),
+  caseC1: caseKeys.detail('C1'),
+  caseC2: caseKeys.detail('C2'),
+  exportE1: caseKeys.export('E1'),
+  dashboard: dashboardKeys.index,
+  unread: notificationKeys.unread,
+  partners: ['partners', 'list'],
+};
+
+/** Which of the cached queries one kind of event marks stale (fetched again at once when on screen). */
+function staleAfter(kind: string, events: Array<Partial<LiveEvent>>) {
+  const qc = new QueryClient();
+  for (const key of Object.values(KEYS)) qc.setQueryData(key, 1);
+  liveHandlers(qc)[kind]!(events.map((e, i) => ({ p: i + 1, kind, subject: null, data: {}, ...e })));
+  return Object.entries(KEYS)
+    .filter(([, key]) => qc.getQueryState(key)?.isInvalidated)
+    .map(([name]) => name);
+}
+
+describe('what each live event refreshes', () => {
+  it('only what the event concerns', () => {
+    expect(staleAfter('order.changed', [{ subject: 'O1' }])).toEqual([
+      'orderList',
+      'orderO1',
+      'caseList',
+      'caseC1',
+      'caseC2',
+      'dashboard',
+    ]);
+    expect(staleAfter('order.message', [{ subject: 'O1' }])).toEqual(['orderO1', 'threadO1']);
+    expect(staleAfter('case.changed', [{ subject: 'C2' }])).toEqual(['caseList', 'caseC2', 'dashboard']);
+    expect(staleAfter('export.changed', [{ subject: 'E1' }])).toEqual(['exportE1']);
+    expect(staleAfter('file.prepared', [{ subject: 'C1' }])).toEqual(['orderO1', 'orderO2', 'caseC1']);
+    expect(staleAfter('notification', [{}])).toEqual(['unread']);
+    expect(staleAfter(LIVE_RESET, [])).toEqual(Object.keys(KEYS));
+  });
+});
