@@ -101,6 +101,8 @@ import { EventStream } from './modules/events/events.service.js';
 import { LiveHub } from './modules/live/live-hub.js';
 import { registerLive } from './modules/live/live.routes.js';
 import { AnnotationsService } from './modules/annotations/annotations.service.js';
+import { chatModule } from './modules/chat/chat.routes.js';
+import { ChatService } from './modules/chat/chat.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -306,6 +308,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     softwareModule(platform),
     reportsModule(reports),
     annotationsModule(new AnnotationsService(db, cases, orders)),
+    chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), live),
   ];
   await app.register(
     async (api) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { openDb, postgresDb, type Db } from '../src/platform/db.js';
+import { openDb, pgliteExtensions, postgresDb, type Db } from '../src/platform/db.js';
 import { migrateAll } from '../src/migrations.js';
 import { postgresAdminUrl, testDbKind, withDatabase } from './db-url.js';
 import { randomBytes } from 'node:crypto';
@@ -42,7 +42,13 @@ export async function childDatabase(opts: { fresh?: boolean } = {}) {
   } else if (!opts.fresh) {
     // The migrated template's data folder, unpacked where the server will open it.
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    await (await PGlite.create({ dataDir: join(dataDir, 'pglite'), loadDataDir: template })).close();
+    await (
+      await PGlite.create({
+        dataDir: join(dataDir, 'pglite'),
+        loadDataDir: template,
+        extensions: await pgliteExtensions(),
+      })
+    ).close();
   }
   return {
     dataDir,

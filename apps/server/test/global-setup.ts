@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteDb, postgresDb } from '../src/platform/db.js';
+import { pgliteDb, pgliteExtensions, postgresDb } from '../src/platform/db.js';
 import { migrateAll } from '../src/migrations.js';
 import { testDbKind, postgresAdminUrl, withDatabase } from './db-url.js';
 
@@ -35,7 +35,7 @@ export default async function setup(project: TestProject) {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'portal-tmpl-'));
-  const pg = await PGlite.create();
+  const pg = await PGlite.create({ extensions: await pgliteExtensions() });
   await migrateAll(pgliteDb(pg));
   const dump = await pg.dumpDataDir('none');
   const file = join(dir, 'template.tar');

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { OrgType, ReviewStatus, UserStatus, AGREEMENT_TYPES } from '@portal/contracts';
 import { loadConfig, type Config } from '../src/config.js';
 import { buildApp } from '../src/app.js';
-import { pgliteDb, postgresDb, type Db } from '../src/platform/db.js';
+import { pgliteDb, pgliteExtensions, postgresDb, type Db } from '../src/platform/db.js';
 import { hashPassword, newCode } from '../src/platform/crypto.js';
 import { organizationsRepository } from '../src/modules/organizations/organizations.repository.js';
 import { UsersService } from '../src/modules/users/users.service.js';
@@ -34,7 +34,7 @@ export async function freshDb(): Promise<Db> {
     return db;
   }
   const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
-  return pgliteDb(await PGlite.create({ loadDataDir: dump }));
+  return pgliteDb(await PGlite.create({ loadDataDir: dump, extensions: await pgliteExtensions() }));
 }
 
 export interface Harness {

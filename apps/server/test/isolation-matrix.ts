@@ -220,6 +220,27 @@ async function freshSnapshot(w: World) {
   return { reportCode, snapshotCode: res.json<{ data: { code: string } }>().data.code };
 }
 
+/** The conversation of pair A's partnership (made when clinic A first lists its conversations). */
+async function chatOf(w: World) {
+  const res = await w.h.call('chat/conversations', { token: a(w).clinic.token });
+  return (res.data.list as Array<{ code: string; kind: string }>).find((c) => c.kind === 'partner')!.code;
+}
+
+/** An attachment clinic A uploaded to its partner conversation. */
+async function chatAttachmentOf(w: World) {
+  const { payload, contentType } = multipart([
+    { name: 'conversationCode', value: await chatOf(w) },
+    { name: 'file', filename: 'shade.png', bytes: PNG },
+  ]);
+  const res = await w.h.app.inject({
+    method: 'POST',
+    url: '/api/v2/chat/attachments',
+    headers: { authorization: `Bearer ${a(w).clinic.token}`, 'content-type': contentType },
+    payload,
+  });
+  return res.json<{ data: { list: Array<{ code: string }> } }>().data.list[0]!.code;
+}
+
 export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   commonMonitor: { callers: 'public' },
   appConfigGet: { callers: 'public' },
@@ -1080,6 +1101,66 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     resource: (w) => ({
       owners: [a(w).clinic, a(w).lab],
       request: post('order/annotation/list', { orderCode: a(w).orderCode }),
+    }),
+  },
+  chatConversations: {
+    callers: PRIVATE,
+    note: "the caller's own conversations (the operator answers support)",
+    probe: () => post('chat/conversations'),
+  },
+  chatMessages: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/messages', { conversationCode: await chatOf(w) }),
+    }),
+  },
+  chatSend: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/send', { conversationCode: await chatOf(w), clientId: 'isolation-1', body: 'Hello' }),
+    }),
+  },
+  chatRead: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/read', { conversationCode: await chatOf(w), upTo: 1 }),
+    }),
+  },
+  chatSearch: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/search', { conversationCode: await chatOf(w), q: 'Hello' }),
+    }),
+  },
+  chatExport: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/export', { conversationCode: await chatOf(w) }),
+    }),
+  },
+  chatAttachments: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: {
+        path: 'chat/attachments',
+        parts: [
+          { name: 'conversationCode', value: await chatOf(w) },
+          { name: 'file', filename: 'shade.png', bytes: PNG },
+        ],
+      },
+    }),
+  },
+  chatAttachment: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic, a(w).lab],
+      request: post('chat/attachment', { attachmentCode: await chatAttachmentOf(w) }),
     }),
   },
   orderMarginLineList: {

@@ -39,5 +39,9 @@ export const Permission = {
   ContactManage: 'contact:manage',
   /** The update log's entries and the improvement programme's counts (super administrator). */
   SoftwareManage: 'software:manage',
+  /** Chat (docs/product-decisions.md, "Chat"): reading, writing, and the administrators' export. */
+  ChatView: 'chat:view',
+  ChatSend: 'chat:send',
+  ChatExport: 'chat:export',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

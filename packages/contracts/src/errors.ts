@@ -78,6 +78,7 @@ export const ERRORS = {
   ORGANIZATION_CLOSED: { code: 2082, status: 403, key: 'organizationClosed' },
   RETENTION_OVER: { code: 2083, status: 410, key: 'retentionOver' },
   TOO_MANY_ANNOTATIONS: { code: 2084, status: 409, key: 'tooManyAnnotations' },
+  CHAT_READ_ONLY: { code: 2090, status: 409, key: 'chatReadOnly' },
   ORDER_REMAKE_NOT_ALLOWED: { code: 2058, status: 409, key: 'orderRemakeNotAllowed' },
   ORDER_REMAKE_EXISTS: { code: 2059, status: 409, key: 'orderRemakeExists' },
   ACCOUNT_ALREADY_RENAMED: { code: 2070, status: 409, key: 'accountAlreadyRenamed' },

@@ -16,6 +16,7 @@ export * from './api/orders.js';
 export * from './api/scorecards.js';
 export * from './api/teeth.js';
 export * from './api/messages.js';
+export * from './api/chat.js';
 export * from './api/dashboard.js';
 export * from './api/accounts.js';
 export * from './workingDays.js';

@@ -91,6 +91,11 @@ export const TABLE_OWNERS = {
   sign_in_disputes: 'users',
   // 0035_events
   events: 'events',
+  // 0036_chat
+  chat_conversations: 'chat',
+  chat_messages: 'chat',
+  chat_attachments: 'chat',
+  chat_reads: 'chat',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

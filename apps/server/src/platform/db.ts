@@ -239,6 +239,12 @@ class Listener {
   }
 }
 
+/** PGlite's bundled extensions the schema uses: pg_trgm (chat search by substring, in any script). */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
+}
+
 export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<Db> {
   if (opts.databaseUrl) return postgresDb(opts.databaseUrl);
   const { PGlite } = await import('@electric-sql/pglite');
@@ -247,10 +253,11 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string })
     // killed half-way through leaves no half-made folder, which would never open again.
     const making = `${opts.pgliteDir}.new`;
     rmSync(making, { recursive: true, force: true });
-    await (await PGlite.create({ dataDir: making })).close();
+    await (await PGlite.create({ dataDir: making, extensions: await pgliteExtensions() })).close();
     renameSync(making, opts.pgliteDir);
   }
-  const client = await PGlite.create(opts.pgliteDir ? { dataDir: opts.pgliteDir } : {});
+  const extensions = await pgliteExtensions();
+  const client = await PGlite.create(opts.pgliteDir ? { dataDir: opts.pgliteDir, extensions } : { extensions });
   return pgliteDb(client);
 }
 

@@ -35,6 +35,7 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   partnerList: { path: '/partner-management', load: () => import('../features/partners/pages/PartnerListPage') },
   orderList: { path: '/order-management', load: () => import('../features/orders/pages/OrderListPage') },
   orderDetail: { path: '/order-management/detail/:id', load: () => import('../features/orders/pages/OrderDetailPage') },
+  chat: { path: '/chat', load: () => import('../features/chat/pages/ChatPage') },
   updateLog: { path: '/account/update-log', load: () => import('../features/whatsnew/pages/UpdateLogAdminPage') },
 };
 

@@ -81,13 +81,22 @@ export class OrderAttachments {
   }
 }
 
+/** A file checked and written to the store, whose row is not written yet. */
+export interface StagedFile {
+  code: string;
+  key: string;
+  name: string;
+  format: string;
+  size: number;
+}
+
 /**
- * The files of one `order/save_attachments` request. Each is streamed to the store as it arrives and checked by
+ * The files of one `order/save_attachments` request (and of `chat/attachments`). Each is streamed to the store as it arrives and checked by
  * content; the rows, and the bytes counted against the storage, are written in one transaction once every file
  * passed. Any refusal deletes what was staged, so a refused request keeps nothing and is charged nothing.
  */
 export class AttachmentBatch {
-  private readonly staged: Array<{ code: string; key: string; name: string; format: string; size: number }> = [];
+  private readonly staged: StagedFile[] = [];
 
   constructor(
     private readonly db: Db,
@@ -130,27 +139,22 @@ export class AttachmentBatch {
 
   /** Writes every staged file's row and usage for the order; refused as a whole when the storage is full. */
   async commit(orderId: number): Promise<OrderAttachment[]> {
-    const total = this.staged.reduce((sum, f) => sum + f.size, 0);
     return this.db.transaction(async (tx) => {
-      await FilesService.charge(tx, this.orgId, total, this.defaultQuotaBytes);
-      const ids: number[] = [];
-      for (const f of this.staged) {
-        ids.push(
-          await attachmentsRepository.insert(tx, {
-            code: f.code,
-            orderId,
-            orgId: this.orgId,
-            userId: this.userId,
-            name: f.name,
-            format: f.format,
-            size: f.size,
-            storageKey: f.key,
-          }),
-        );
-      }
+      const ids = await this.writeRows(tx, (f) =>
+        attachmentsRepository.insert(tx, { ...f, orderId, orgId: this.orgId, userId: this.userId, storageKey: f.key }),
+      );
       const saved = await attachmentsRepository.listByIds(tx, ids);
       return saved.map((r) => toAttachment(r, this.orgId));
     });
+  }
+
+  /** Charges the staged files to the uploader's storage and writes a row for each (by `insert`) in `tx`. */
+  async writeRows(tx: Queryable, insert: (file: StagedFile) => Promise<number>): Promise<number[]> {
+    const total = this.staged.reduce((sum, f) => sum + f.size, 0);
+    await FilesService.charge(tx, this.orgId, total, this.defaultQuotaBytes);
+    const ids: number[] = [];
+    for (const f of this.staged) ids.push(await insert(f));
+    return ids;
   }
 
   /** Deletes every staged file (a refused request). */

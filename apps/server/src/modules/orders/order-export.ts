@@ -54,7 +54,7 @@ function cells(o: Summary, { lang, timeZone }: ExportReader): string[] {
 const header = (lang: string) => COLUMNS.map((c) => t(lang, `export:column.${c}`));
 
 /** Spreadsheet apps run cells that start with these as formulas; a leading quote keeps them text. */
-function csvCell(value: string) {
+export function csvCell(value: string) {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -10,6 +10,7 @@ import FileTextOutlined from '@ant-design/icons/FileTextOutlined';
 import FolderOpenOutlined from '@ant-design/icons/FolderOpenOutlined';
 import FolderOutlined from '@ant-design/icons/FolderOutlined';
 import MailOutlined from '@ant-design/icons/MailOutlined';
+import MessageOutlined from '@ant-design/icons/MessageOutlined';
 import SafetyOutlined from '@ant-design/icons/SafetyOutlined';
 import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import ShoppingCartOutlined from '@ant-design/icons/ShoppingCartOutlined';
@@ -29,6 +30,7 @@ const ICONS: Record<string, ComponentType> = {
   FolderOpenOutlined,
   FolderOutlined,
   MailOutlined,
+  MessageOutlined,
   SafetyOutlined,
   SettingOutlined,
   ShoppingCartOutlined,
