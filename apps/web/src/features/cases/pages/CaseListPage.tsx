@@ -36,6 +36,7 @@ import { SendToLabButton } from '../../orders';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 import { ScreenLink } from '../../../components/ScreenLink';
+import { Access } from '../../../components/Access';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -141,14 +142,16 @@ export default function CaseListPage() {
     <Card
       title={t('title')}
       extra={
-        <Button
-          type="primary"
-          icon={<PlusOutlined aria-hidden />}
-          data-testid="case-new"
-          onClick={() => setFormOpen(true)}
-        >
-          {t('new')}
-        </Button>
+        <Access permission="case:edit">
+          <Button
+            type="primary"
+            icon={<PlusOutlined aria-hidden />}
+            data-testid="case-new"
+            onClick={() => setFormOpen(true)}
+          >
+            {t('new')}
+          </Button>
+        </Access>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
@@ -210,16 +213,18 @@ export default function CaseListPage() {
         >
           {t('export.button')}
         </Button>
-        <Button
-          danger
-          icon={<DeleteOutlined aria-hidden />}
-          data-testid="case-batch-delete"
-          disabled={selected.length === 0}
-          loading={remove.isPending}
-          onClick={confirmDelete}
-        >
-          {t('delete')}
-        </Button>
+        <Access permission="case:edit">
+          <Button
+            danger
+            icon={<DeleteOutlined aria-hidden />}
+            data-testid="case-batch-delete"
+            disabled={selected.length === 0}
+            loading={remove.isPending}
+            onClick={confirmDelete}
+          >
+            {t('delete')}
+          </Button>
+        </Access>
         <SendToLabButton
           caseCodes={selected}
           treatments={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode)).flatMap((c) => c.treatments)}
