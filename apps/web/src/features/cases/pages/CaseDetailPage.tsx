@@ -134,17 +134,19 @@ export default function CaseDetailPage() {
             <Button icon={<ExportOutlined aria-hidden />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>
-            <Button
-              type="primary"
-              icon={<EditOutlined aria-hidden />}
-              data-testid="case-edit"
-              onClick={() => {
-                setEditCopy(c);
-                setEditing(true);
-              }}
-            >
-              {t('edit')}
-            </Button>
+            <Access permission="case:edit">
+              <Button
+                type="primary"
+                icon={<EditOutlined aria-hidden />}
+                data-testid="case-edit"
+                onClick={() => {
+                  setEditCopy(c);
+                  setEditing(true);
+                }}
+              >
+                {t('edit')}
+              </Button>
+            </Access>
           </Space>
         }
       >
@@ -180,9 +182,11 @@ export default function CaseDetailPage() {
         <CaseReportsCard caseCode={c.caseCode} />
       </Access>
 
-      <Card title={t('upload.title')}>
-        <CaseUploader caseCode={c.caseCode} />
-      </Card>
+      <Access permission="case:edit">
+        <Card title={t('upload.title')}>
+          <CaseUploader caseCode={c.caseCode} />
+        </Card>
+      </Access>
 
       <Card title={t('file.title', { count: c.files.length })} data-testid="case-files">
         {groups.length === 0 ? <Empty description={t('file.none')} /> : null}
@@ -237,22 +241,23 @@ export default function CaseDetailPage() {
                         >
                           {t('file.download')}
                         </Button>,
-                        <Popconfirm
-                          key="delete"
-                          title={t('file.deleteConfirm', { name: f.name })}
-                          okText={t('delete')}
-                          cancelText={t('common:cancel')}
-                          okButtonProps={{ danger: true, 'data-testid': 'file-delete-confirm' }}
-                          onConfirm={() => removeFile.mutateAsync(f.fileCode)}
-                        >
-                          <Button
-                            size="small"
-                            danger
-                            icon={<DeleteOutlined aria-hidden />}
-                            data-testid={`file-delete-${f.fileCode}`}
-                            aria-label={t('delete')}
-                          />
-                        </Popconfirm>,
+                        <Access key="delete" permission="case:edit">
+                          <Popconfirm
+                            title={t('file.deleteConfirm', { name: f.name })}
+                            okText={t('delete')}
+                            cancelText={t('common:cancel')}
+                            okButtonProps={{ danger: true, 'data-testid': 'file-delete-confirm' }}
+                            onConfirm={() => removeFile.mutateAsync(f.fileCode)}
+                          >
+                            <Button
+                              size="small"
+                              danger
+                              icon={<DeleteOutlined aria-hidden />}
+                              data-testid={`file-delete-${f.fileCode}`}
+                              aria-label={t('delete')}
+                            />
+                          </Popconfirm>
+                        </Access>,
                       ]}
                     >
                       <Space wrap>

@@ -37,6 +37,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 import { ScreenLink } from '../../../components/ScreenLink';
 import { searchable } from '../../../lib/selectSearch';
+import { Access } from '../../../components/Access';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -142,14 +143,16 @@ export default function CaseListPage() {
     <Card
       title={t('title')}
       extra={
-        <Button
-          type="primary"
-          icon={<PlusOutlined aria-hidden />}
-          data-testid="case-new"
-          onClick={() => setFormOpen(true)}
-        >
-          {t('new')}
-        </Button>
+        <Access permission="case:edit">
+          <Button
+            type="primary"
+            icon={<PlusOutlined aria-hidden />}
+            data-testid="case-new"
+            onClick={() => setFormOpen(true)}
+          >
+            {t('new')}
+          </Button>
+        </Access>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
@@ -214,16 +217,18 @@ export default function CaseListPage() {
         >
           {t('export.button')}
         </Button>
-        <Button
-          danger
-          icon={<DeleteOutlined aria-hidden />}
-          data-testid="case-batch-delete"
-          disabled={selected.length === 0}
-          loading={remove.isPending}
-          onClick={confirmDelete}
-        >
-          {t('delete')}
-        </Button>
+        <Access permission="case:edit">
+          <Button
+            danger
+            icon={<DeleteOutlined aria-hidden />}
+            data-testid="case-batch-delete"
+            disabled={selected.length === 0}
+            loading={remove.isPending}
+            onClick={confirmDelete}
+          >
+            {t('delete')}
+          </Button>
+        </Access>
         <SendToLabButton
           caseCodes={selected}
           treatments={(list.data?.list ?? []).filter((c) => selected.includes(c.caseCode)).flatMap((c) => c.treatments)}

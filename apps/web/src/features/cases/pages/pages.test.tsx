@@ -9,7 +9,7 @@ import { storageKeys } from '../../storage/api/keys';
 import '../../../test/dom-shims';
 import { mockServer } from '../../../test/http-mock';
 import { cleanup, renderScreen, unmount } from '../../../test/render';
-import { signInAs } from '../../../test/session';
+import { screensMenu, signInAs } from '../../../test/session';
 
 // No server: every call stays pending; the screens render from the seeded cache.
 vi.mock('../../../lib/http', () => import('../../../test/http-mock').then((m) => m.httpModule));
@@ -86,6 +86,7 @@ async function render(
 
 describe('case screens render', () => {
   it('detail: patient data, files grouped with their messages, upload input', async () => {
+    signInAs(2, ['case:view', 'case:edit']);
     const el = await render(
       '/case-management/detail/C1',
       '/case-management/detail/:id',
@@ -103,7 +104,23 @@ describe('case screens render', () => {
     expect(el.querySelector('[data-testid="case-edit"]')).not.toBeNull();
   });
 
+  it('detail for a role that only reads cases: no edit, upload or file delete', async () => {
+    signInAs(2, ['case:view']);
+    const el = await render(
+      '/case-management/detail/C1',
+      '/case-management/detail/:id',
+      () => import('./CaseDetailPage'),
+      (qc) => qc.setQueryData(caseKeys.detail('C1'), detail),
+    );
+    expect(el.querySelector('[data-testid="file-download-F2"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="case-edit"]')).toBeNull();
+    expect(el.querySelector('[data-testid="case-upload-input"]')).toBeNull();
+    expect(el.querySelector('[data-testid^="file-delete-"]')).toBeNull();
+    expect(el.querySelector('[data-permission="case:edit"]')).toBeNull();
+  });
+
   it('list: rows with links, batch buttons disabled until a selection', async () => {
+    signInAs(2, ['case:view', 'case:edit'], {}, screensMenu('/case-management/detail/:id'));
     const { initialListState, toCaseListQuery } = await import('../lib/caseQuery');
     const { getPrefs } = await import('../../../lib/prefs');
     const q = toCaseListQuery(initialListState(getPrefs().caseDateRangeDays));
@@ -114,6 +131,7 @@ describe('case screens render', () => {
       (qc) => qc.setQueryData(caseKeys.list(q), { total: 1, list: [detail] }),
     );
     expect(el.querySelector('[data-testid="case-row-C1"]')?.textContent).toContain('Ann Smith');
+    expect(el.querySelector('a[data-testid="case-link-C1"]')?.getAttribute('href')).toBe('/case-management/detail/C1');
     expect(el.querySelector('[data-testid="case-batch-delete"]')?.hasAttribute('disabled')).toBe(true);
     expect(el.querySelector('input[data-testid="case-search"]')).not.toBeNull();
   });
