@@ -58,6 +58,9 @@ describe('a dentist prescribing', () => {
     expect(await page.getByTestId('tooth-15').getAttribute('data-state')).toBe('pontic');
     expect(await page.getByTestId('tooth-16').getAttribute('data-state')).toBe('abutment');
     await page.getByTestId('bridge-16-15-14').waitFor();
+    // Tooth 16 is 3 in Universal: the chart and the tooth table say which numbering they show.
+    expect(await chart.getByTestId('tooth-chart-numbering').textContent()).toBe('Numbering: FDI');
+    await page.getByRole('columnheader', { name: 'Tooth (FDI)' }).first().waitFor();
 
     // One shade for the whole bridge, from the VITA classical guide.
     await act(() => page.getByTestId('tooth-shade-all').click());

@@ -63,9 +63,9 @@ describe('oral health reports', () => {
     // The patient reads Japanese. The search ignores case and accents: "francais" finds "Français" alone.
     await page.getByTestId('report-language').click();
     await page.keyboard.type('FRANCAIS');
-    const shown = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    await shown.filter({ hasText: 'Français' }).waitFor();
-    expect(await shown.count()).toBe(1);
+    const languageOptions = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await languageOptions.filter({ hasText: 'Français' }).waitFor();
+    expect(await languageOptions.count()).toBe(1);
     for (let i = 0; i < 'FRANCAIS'.length; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('日本語');
     await page.keyboard.press('Enter');

@@ -249,7 +249,7 @@ describe('administrator password reset', () => {
     )) as [{ user_code: string }];
     const userSession = await login(h, u.account);
     const t = await login(h, admin.account);
-    expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: code } })).code).toBe(1014);
+    expect((await h.call('user/resetPass', { token: t.accessToken, body: { userCode: code } })).code).toBe(1074);
     // The user is their organization's administrator, but nobody resets their own password this way.
     await h.call('user/checkIdentity', { token: userSession.accessToken, body: { password: PASSWORD } });
     const before = await snapshot(h.db);
