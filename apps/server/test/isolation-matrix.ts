@@ -243,6 +243,8 @@ async function chatAttachmentOf(w: World) {
 
 export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   commonMonitor: { callers: 'public' },
+  commonReady: { callers: 'public' },
+  commonLive: { callers: 'public' },
   appConfigGet: { callers: 'public' },
   commonCaptchaInit: { callers: 'public' },
   commonCaptchaDraw: {
