@@ -103,6 +103,29 @@ describe('the live connection', () => {
     expect(live.position).toBe(13);
   });
 
+  it('hands signal frames (a typing mark) to their listeners whole, and posts a screen’s own messages only when up', async () => {
+    const { live: c } = connect();
+    const heard: Array<Record<string, unknown>> = [];
+    const stop = c.onSignal('chat.typing', (f) => heard.push(f));
+    c.post({ t: 'chat.typing', conversationCode: 'early' });
+    await connected(c);
+    const peer = peers[0]!;
+    frame(peer, { t: 'chat.typing', conversationCode: 'cv-1', name: 'Ana' });
+    frame(peer, { t: 'other.signal' });
+    await until(() => heard.length === 1, 'the typing mark');
+    expect(heard).toEqual([{ t: 'chat.typing', conversationCode: 'cv-1', name: 'Ana' }]);
+    c.post({ t: 'chat.typing', conversationCode: 'cv-1' });
+    await until(() => peer.received.some((m) => m.t === 'chat.typing'), 'the posted mark');
+    // Posted before the socket was up: dropped, not queued.
+    expect(peer.received.filter((m) => m.t === 'chat.typing')).toEqual([
+      { t: 'chat.typing', conversationCode: 'cv-1' },
+    ]);
+    stop();
+    frame(peer, { t: 'chat.typing', conversationCode: 'cv-2', name: 'Ana' });
+    await pause(50);
+    expect(heard).toHaveLength(1);
+  });
+
   it('reconnects after the server goes away and resumes after the last position it received', async () => {
     const { live } = connect();
     await connected(live);

@@ -68,6 +68,8 @@ export interface LiveDeps {
 }
 
 type Listener = (events: LiveEvent[]) => void;
+/** A frame the server does not keep as an event (a typing mark), whole. */
+type SignalListener = (frame: Record<string, unknown>) => void;
 
 export class LiveConnection {
   readonly state = createStore<LiveState>({ connected: false, polling: true });
@@ -83,6 +85,7 @@ export class LiveConnection {
   private pinged = 0;
   private sentToken = '';
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly signalListeners = new Map<string, Set<SignalListener>>();
   private readonly t: LiveTiming;
 
   constructor(private readonly deps: LiveDeps) {
@@ -130,6 +133,19 @@ export class LiveConnection {
       set.add(fn);
     }
     return () => list.forEach((k) => this.listeners.get(k)?.delete(fn));
+  }
+
+  /** Calls `fn` with each frame of this type that is not an event (signals such as `chat.typing`). */
+  onSignal(type: string, fn: SignalListener): () => void {
+    let set = this.signalListeners.get(type);
+    if (!set) this.signalListeners.set(type, (set = new Set()));
+    set.add(fn);
+    return () => this.signalListeners.get(type)?.delete(fn);
+  }
+
+  /** Sends a message of a screen's own (a typing mark) when the socket is up; dropped otherwise, as such marks are. */
+  post(message: Record<string, unknown> & { t: string }) {
+    if (this.state.get().connected) this.send(message);
   }
 
   /** The delay before reconnection attempt `n` (0-based): exponential, capped, with jitter against herds. */
@@ -186,6 +202,15 @@ export class LiveConnection {
       case 'role':
         return this.deps.roleChanged();
       // 'renewed', 'pong' and 'error' need nothing more than having been heard.
+      default:
+        if (typeof frame.t === 'string')
+          for (const fn of this.signalListeners.get(frame.t) ?? []) {
+            try {
+              fn(frame);
+            } catch (err) {
+              console.error(err);
+            }
+          }
     }
   }
 
