@@ -216,7 +216,7 @@ describe('partner list', () => {
   });
 
   it('add dialog: a code that leads to nobody (410) is told under the field', async () => {
-    signInAs(2);
+    signInAs(2, MANAGER);
     const { ApiError } = await import('../../../lib/http');
     server.answer = (path) =>
       path === 'user/partner/checkInvitationCode'
