@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
-import { createHarness, snapshot, type Harness } from './harness.js';
+import { seedDemo } from '../src/seed.js';
+import { createHarness, login, PASSWORD, snapshot, type Harness } from './harness.js';
 import { side, type Side } from './fixtures.js';
 
 let h: Harness;
@@ -140,6 +141,29 @@ describe("dealer's and OEM's dashboards", () => {
     }
     // A clinic counts only the scanners bound to it.
     expect((await dashboard(clinicB)).data.total).toBe(1);
+  });
+
+  it('gives the demo dealer and OEM scanners, so their dashboards show figures', async () => {
+    const demo = await createHarness();
+    try {
+      await seedDemo(demo.db, PASSWORD, 'eu');
+      const figures = async (account: string) =>
+        (
+          await demo.call('dashboard/devices', {
+            token: (await login(demo, account)).accessToken,
+            body: { period: '90d' },
+          })
+        ).data;
+      const dl = await figures('dealer');
+      expect(dl.total).toBe(10);
+      expect(dl.clinicsServed).toBe(1);
+      expect(dl.activations.total).toBe(6);
+      expect(dl.lowBattery).toBeGreaterThan(0);
+      expect(dl.warrantyEndingSoon).toBeGreaterThan(0);
+      expect((await figures('oem')).total).toBe(12);
+    } finally {
+      await demo.close();
+    }
   });
 
   it('refuses a bad period, naming the field, and changes nothing', async () => {
