@@ -984,6 +984,8 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   userIndexDashboard: { callers: ANY, probe: () => post('user/indexDashboard') },
   userLineChart: { callers: ANY, probe: () => post('user/lineChart', {}) },
   userAcceptOrderLineChart: { callers: ANY, probe: () => post('user/acceptOrderLineChart', {}) },
+  // Counts only, of the scanners the caller's organization sells, makes or owns (the device list's scope).
+  dashboardDevices: { callers: ANY, probe: () => post('dashboard/devices', {}) },
   // Oral health reports are the clinic's (the super administrator's wildcard reaches the calls, not the reports).
   reportList: {
     callers: REPORT_CALLERS,

@@ -1,4 +1,4 @@
-import type { CaseStatus } from '@portal/contracts';
+import { OrgType, type CaseStatus } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 /** Which side of orders the organization is on (as the orders module's `sideOf` tells). */
@@ -124,6 +124,63 @@ export const dashboardRepository = {
       db,
       `SELECT (e.created_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM order_events e JOIN orders o ON o.id = e.order_id
         WHERE e.action = 'accept' AND ${scope} = $1 AND e.created_at >= ${SINCE} GROUP BY 1`,
+      org,
+      days,
+      timezone,
+    );
+  },
+};
+
+/** The scanners an organization counts, as the device list shows them: a dealer those it sells, an OEM those it makes. */
+function deviceScope(orgType: number): string {
+  switch (orgType) {
+    case OrgType.Inner:
+      return '$1::bigint IS NOT NULL';
+    case OrgType.Dealer:
+      return 'd.dealer_organization_id = $1';
+    case OrgType.Oem:
+      return 'd.oem_organization_id = $1';
+    default:
+      return 'd.clinic_organization_id = $1';
+  }
+}
+
+/** A dealer's or an OEM's scanners (`deviceScope` of the organization's type, `$1` its id); days in timezone `$2`. */
+export const deviceDashboardRepository = {
+  async byStatusAndLimit(db: Queryable, orgType: number, org: number) {
+    return db.query<{ status: string; limit_type: number; count: number }>(
+      `SELECT d.status, d.limit_type, count(*)::int AS count FROM devices d
+        WHERE ${deviceScope(orgType)} GROUP BY 1, 2`,
+      [org],
+    );
+  },
+  async figures(db: Queryable, orgType: number, org: number, timezone: string) {
+    const rows = await db.query<{
+      activated: number;
+      warranty: number;
+      battery: number;
+      clinics: number;
+      imported: number;
+    }>(
+      `WITH t AS (SELECT (now() AT TIME ZONE $2)::date AS today,
+                         date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
+       SELECT count(*) FILTER (WHERE d.activated_at >= t.month_start)::int AS activated,
+              count(*) FILTER (WHERE d.warranty_date BETWEEN t.today AND t.today + 90)::int AS warranty,
+              count(*) FILTER (WHERE d.battery_health < 80)::int AS battery,
+              count(DISTINCT d.clinic_organization_id)::int AS clinics,
+              count(*) FILTER (WHERE d.created_at >= t.month_start)::int AS imported
+         FROM devices d CROSS JOIN t
+        WHERE ${deviceScope(orgType)}`,
+      [org, timezone],
+    );
+    return rows[0]!;
+  },
+  /** Activations per day over the last `days` days. */
+  async activationsPerDay(db: Queryable, orgType: number, org: number, days: number, timezone: string) {
+    return perDay(
+      db,
+      `SELECT (d.activated_at AT TIME ZONE $2)::date AS day, count(*) AS count FROM devices d
+        WHERE ${deviceScope(orgType)} AND d.activated_at >= ${SINCE} GROUP BY 1`,
       org,
       days,
       timezone,

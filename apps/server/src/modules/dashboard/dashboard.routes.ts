@@ -1,4 +1,4 @@
-import { IndexDashboard, LineChart, LineChartBody, envelope } from '@portal/contracts';
+import { DeviceDashboard, IndexDashboard, LineChart, LineChartBody, envelope } from '@portal/contracts';
 import { ok } from '../../platform/http.js';
 import type { Module } from '../../platform/services.js';
 import type { DashboardService } from './dashboard.service.js';
@@ -47,6 +47,22 @@ export function dashboardModule(dashboard: DashboardService): Module {
         },
         async (request) =>
           ok(request, await dashboard.acceptedLineChart(request.auth, request.body.period, request.timezone)),
+      );
+
+      app.post(
+        '/dashboard/devices',
+        {
+          schema: {
+            tags: ['dashboard'],
+            summary:
+              "A dealer's or an OEM's scanners: by status and limit type, activations, warranties, batteries, per day",
+            body: LineChartBody,
+            response: { 200: envelope(DeviceDashboard) },
+          },
+          // The same scanners the device list shows, so the same permission.
+          config: { permission: 'device:view' },
+        },
+        async (request) => ok(request, await dashboard.devices(request.auth, request.body.period, request.timezone)),
       );
     },
   };

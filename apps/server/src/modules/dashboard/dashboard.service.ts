@@ -1,8 +1,15 @@
-import { CASE_STATUSES, ORDER_STATUSES, PERIOD_DAYS, type DashboardPeriod } from '@portal/contracts';
+import {
+  CASE_STATUSES,
+  DEVICE_STATUSES,
+  ORDER_STATUSES,
+  OrgType,
+  PERIOD_DAYS,
+  type DashboardPeriod,
+} from '@portal/contracts';
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { OrdersService, sideOf, toSummary } from '../orders/orders.service.js';
-import { dashboardRepository } from './dashboard.repository.js';
+import { dashboardRepository, deviceDashboardRepository } from './dashboard.repository.js';
 
 const RECENT = 5;
 
@@ -59,7 +66,39 @@ export class DashboardService {
     const days = PERIOD_DAYS[period];
     return series(await dashboardRepository.acceptedPerDay(this.db, sideOf(auth), auth.organizationId, days, timezone));
   }
+
+  /**
+   * The scanners a dealer sells or an OEM makes (as the device list scopes them): counts by status and limit type,
+   * this month's activations and imports, warranties ending within 90 days, weak batteries, activations per day.
+   */
+  async devices(auth: AuthContext, period: DashboardPeriod, timezone: string) {
+    const { orgType, organizationId: org } = auth;
+    const [counts, figures, perDay] = await Promise.all([
+      deviceDashboardRepository.byStatusAndLimit(this.db, orgType, org),
+      deviceDashboardRepository.figures(this.db, orgType, org, timezone),
+      deviceDashboardRepository.activationsPerDay(this.db, orgType, org, PERIOD_DAYS[period], timezone),
+    ]);
+    const count = (match: (r: (typeof counts)[number]) => boolean) =>
+      counts.filter(match).reduce((s, r) => s + r.count, 0);
+    return {
+      total: count(() => true),
+      byStatus: DEVICE_STATUSES.map((status) => ({ status, count: count((r) => r.status === status) })),
+      byLimitType: DEVICE_LIMIT_TYPES.map((limitType) => ({
+        limitType,
+        count: count((r) => r.limit_type === limitType),
+      })),
+      activatedThisMonth: figures.activated,
+      warrantyEndingSoon: figures.warranty,
+      lowBattery: figures.battery,
+      clinicsServed: orgType === OrgType.Dealer ? figures.clinics : null,
+      importedThisMonth: orgType === OrgType.Oem ? figures.imported : null,
+      activations: series(perDay),
+    };
+  }
 }
+
+/** A scanner's limit types (spec: 1 designated laboratories, 2 OEM-certified laboratories, 3 any). */
+const DEVICE_LIMIT_TYPES = [1, 2, 3] as const;
 
 /** Counts per day of the period in the caller's timezone (empty days included), and their sum. */
 function series(rows: { day: string; count: number }[]) {

@@ -100,6 +100,17 @@ describe('trend chart', () => {
     const one = await render(<TrendChart points={days([2])} label="x" />);
     expect(coords(one.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!)).toHaveLength(1);
     unmount();
+    // One day's value ("Total: 1") has no line segment to stroke: a filled dot of its own shows it.
+    const day = await render(<TrendChart points={days([1])} label="x" />);
+    expect(day.querySelector('svg')?.getAttribute('aria-label')).toContain('x: 1');
+    const dot = day.querySelector('[data-testid="trend-single-dot"]')!;
+    expect(dot).not.toBeNull();
+    expect(Number(dot.getAttribute('r'))).toBeGreaterThanOrEqual(4);
+    expect(dot.getAttribute('fill')).toBe(dot.getAttribute('stroke'));
+    expect(Number(dot.getAttribute('cy'))).toBeLessThan(
+      Number(day.querySelector('[data-testid="trend-x-axis"] line')!.getAttribute('y1')),
+    );
+    unmount();
     const none = await render(<TrendChart points={[]} label="x" emptyText="No data" />);
     expect(none.querySelector('[data-testid="trend-line"]')).toBeNull();
     expect(none.querySelector('[data-testid="trend-empty"]')?.textContent).toBe('No data');

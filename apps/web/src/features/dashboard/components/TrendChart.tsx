@@ -129,7 +129,9 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
     return Number.isNaN(d.getTime()) ? date : tickFormat.format(d);
   };
   const xTicks = xTickIndexes(points.length, Math.max(2, Math.min(7, Math.floor(width / 90))));
-  const dotRadius = points.length <= 45 ? 3 : points.length <= 120 ? 2 : 0;
+  // A lone point has no line to carry it, so its dot is drawn large and filled.
+  const single = points.length === 1;
+  const dotRadius = single ? 5 : points.length <= 45 ? 3 : points.length <= 120 ? 2 : 0;
 
   const onMove = (e: React.MouseEvent<SVGSVGElement>) => {
     if (points.length === 0) return;
@@ -238,7 +240,8 @@ export default function TrendChart({ points, label, emptyText = '', color, heigh
                   cx={geo.points[i]!.x}
                   cy={geo.points[i]!.y}
                   r={dotRadius}
-                  fill={token.colorBgContainer}
+                  fill={single ? stroke : token.colorBgContainer}
+                  data-testid={single ? 'trend-single-dot' : undefined}
                   stroke={stroke}
                   strokeWidth={1.5}
                 >
