@@ -113,6 +113,7 @@ const IDENTIFIER = /(Code|Codes|Id|Ids|^ids?|serialNumbers?|[tT]oken|^sign|^sig|
 let catalogueRows = 0;
 const FILE_SAMPLES: Record<string, () => { filename: string; bytes: Buffer }> = {
   orderSaveAttachments: () => ({ filename: 'photo.png', bytes: PNG }),
+  chatAttachments: () => ({ filename: 'photo.png', bytes: PNG }),
   companyUploadImage: () => ({ filename: 'logo.png', bytes: PNG }),
   userEditAvatar: () => ({ filename: 'avatar.png', bytes: PNG }),
   reportSnapshot: () => ({ filename: 'upper.png', bytes: PNG }),
@@ -184,6 +185,11 @@ beforeAll(async () => {
       body: { name: `Fuzz crown ${pair.lab.label}`, workType: 'Crown', materials: ['Zirconia'], turnaroundDays: 3 },
     });
     productCodes.push(made.data.productCode);
+  }
+  // Each pair's chat conversation (made when a side first lists its conversations) and the support one.
+  for (const pair of w.pairs) {
+    const listed = await h.call('chat/conversations', { token: pair.clinic.token });
+    conversationCodes.push(...listed.data.list.map((c: { code: string }) => c.code));
   }
   // Contacts of both clinics (one link each for the verification call) and an authorized app of each member.
   for (const p of w.pairs) {
@@ -289,6 +295,8 @@ function pools(operationId?: string): Pools {
     contactCode: contactCodes,
     verifyCode: verifyCodes,
     appCode: appCodes,
+    conversationCode: conversationCodes,
+    clientId: ['fuzz-client-0001', 'fuzz-client-0002'],
   };
   values.roleCodes = values.roleCode!;
   values.userCodes = values.userCode!;
@@ -315,6 +323,7 @@ const productCodes: string[] = [];
 const contactCodes: string[] = [];
 const verifyCodes: string[] = [];
 const appCodes: string[] = [];
+const conversationCodes: string[] = [];
 let signs: string[] = [];
 
 /** What only pair B may see: its orders, cases, files, messages, exports, dentists, patients and tokens. */
