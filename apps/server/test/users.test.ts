@@ -180,6 +180,7 @@ describe('menus and permissions', () => {
       'cases',
       'orders',
       'partners',
+      'chat',
       'account',
       'recycleBin',
       'ownSpace',
