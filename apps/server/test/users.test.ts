@@ -193,6 +193,9 @@ describe('menus and permissions', () => {
     expect(c.data.permissions).toEqual([
       'case:edit',
       'case:view',
+      'chat:export',
+      'chat:send',
+      'chat:view',
       'company:close',
       'company:edit',
       'contact:manage',
