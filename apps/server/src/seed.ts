@@ -1,3 +1,4 @@
+import { devicesRepository } from './modules/devices/devices.repository.js';
 import { AGREEMENT_TYPES, OrgType, PartnerStatus, ReviewStatus, UserStatus } from '@portal/contracts';
 import type { Db } from './platform/db.js';
 import { hashPassword, newCode } from './platform/crypto.js';
@@ -118,26 +119,7 @@ export async function seedDemo(db: Db, password: string, region: string) {
  * so the dealer's and the OEM's dashboards show figures. Their activation codes are unusable (no known code).
  */
 async function seedDemoScanners(db: Db, oemUserId: number, dealerUserId: number, clinicUserId: number) {
-  await db.query(
-    `WITH o AS (SELECT (SELECT organization_id FROM users WHERE id = $1) AS oem,
-                       (SELECT organization_id FROM users WHERE id = $2) AS dealer,
-                       (SELECT organization_id FROM users WHERE id = $3) AS clinic)
-     INSERT INTO devices (serial_number, model, oem_organization_id, dealer_organization_id, clinic_organization_id,
-                          status, limit_type, warranty_date, battery_health, activated_at, created_at, activation_code_hash)
-     SELECT 'DEMO-' || lpad(i::text, 4, '0'), 'IOS-5', o.oem,
-            CASE WHEN i <= 10 THEN o.dealer END,
-            CASE WHEN i <= 6 THEN o.clinic END,
-            (ARRAY['Activated','DataTransferred','DataTransferring','Activated','Disabled','Activated',
-                   'InActiveted','InActiveted','Canceled','InActiveted','InActiveted','InActiveted'])[i],
-            1 + i % 3,
-            current_date + (i * 25),
-            CASE WHEN i <= 6 THEN 60 + i * 6 END,
-            CASE WHEN i <= 6 THEN now() - make_interval(days => (i - 1) * 9) END,
-            now() - make_interval(days => i * 4),
-            'demo-unusable'
-       FROM o, generate_series(1, 12) AS i`,
-    [oemUserId, dealerUserId, clinicUserId],
-  );
+  await devicesRepository.insertDemoScanners(db, oemUserId, dealerUserId, clinicUserId);
 }
 
 /** The demo clinic and laboratory start as partners, so a case can be sent to the lab right away. */

@@ -228,6 +228,43 @@ describe('messages', () => {
     expect((await send(clinic, 'again', { attachmentCodes: [code] })).code).toBe(404);
   });
 
+  it('answers an attachment for an unknown conversation 404, and the next request on the connection too', async () => {
+    for (let i = 0; i < 3; i++) {
+      const answer = await Promise.race([
+        upload(lab, 'cv-unknown', [{ name: 'photo.png', bytes: PNG }]),
+        new Promise<'no answer'>((r) => setTimeout(() => r('no answer'), 10_000)),
+      ]);
+      expect(answer).toMatchObject({ code: 404 });
+    }
+  });
+
+  it('answers an attachment for a conversation code with a NUL or control characters 400, storing nothing', async () => {
+    for (const code of ['a\u0000b', '\u001b[2J']) {
+      const answer = await Promise.race([
+        upload(lab, code, [{ name: 'photo.png', bytes: PNG }]),
+        new Promise<'no answer'>((r) => setTimeout(() => r('no answer'), 10_000)),
+      ]);
+      expect(answer).toMatchObject({ code: 400 });
+      // The same with a body whose closing boundary never comes.
+      const b = '----gate59bd5996300f015e';
+      const body = Buffer.concat([
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="conversationCode"\r\n\r\n${code}\r\n--${b}\r\n`),
+        Buffer.from(
+          `Content-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        PNG,
+        Buffer.from('\r\n-'),
+      ]);
+      const cut = await fetch(`${base}/api/v2/chat/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${lab.token}`, 'content-type': `multipart/form-data; boundary=${b}` },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(((await cut.json()) as { code: number }).code).toBe(400);
+    }
+  });
+
   it('sends typing marks to the other side only, keeping none', async () => {
     const labSocket = new LiveClient(base);
     const clinicSocket = new LiveClient(base);

@@ -165,18 +165,24 @@ export function chatModule(chat: ChatService, live: LiveHub): Module {
         },
         async (request) => {
           const parts = multipartParts(request);
-          // The conversation is named first, so nothing is stored for one the caller is not part of.
-          const first = await parts.next();
-          if (first.done || first.value.type !== 'field')
-            fail('PARAM_INVALID', { field: 'conversationCode' }, { field: 'conversationCode' });
-          return ok(
-            request,
-            await chat.attach(request.auth, first.value.value, async (batch) => {
-              for await (const part of parts) {
-                if (part.type === 'file') await batch.stage(part.filename, part.file);
-              }
-            }),
-          );
+          try {
+            // The conversation is named first, so nothing is stored for one the caller is not part of.
+            const first = await parts.next();
+            if (first.done || first.value.type !== 'field')
+              fail('PARAM_INVALID', { field: 'conversationCode' }, { field: 'conversationCode' });
+            return ok(
+              request,
+              await chat.attach(request.auth, first.value.value, async (batch) => {
+                for await (const part of parts) {
+                  if (part.type === 'file') await batch.stage(part.filename, part.file);
+                }
+              }),
+            );
+          } finally {
+            // Refused before the parts were all read (an unknown conversation): ending the parts reads and drops the
+            // rest of the body, or the next request on this connection would never be answered.
+            await parts.return(undefined);
+          }
         },
       );
 

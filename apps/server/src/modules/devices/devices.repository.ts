@@ -44,6 +44,33 @@ function scope(orgType: number): string {
 const KEYWORD = `($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name ILIKE '%' || $2 || '%')`;
 
 export const devicesRepository = {
+  /**
+   * The demo's scanners (seed.ts): twelve made by the demo OEM, ten sold through the demo dealer, six bound to the
+   * demo clinic, in every status. Their activation codes are unusable (no known code).
+   */
+  async insertDemoScanners(db: Queryable, oemUserId: number, dealerUserId: number, clinicUserId: number) {
+    await db.query(
+      `WITH o AS (SELECT (SELECT organization_id FROM users WHERE id = $1) AS oem,
+                       (SELECT organization_id FROM users WHERE id = $2) AS dealer,
+                       (SELECT organization_id FROM users WHERE id = $3) AS clinic)
+     INSERT INTO devices (serial_number, model, oem_organization_id, dealer_organization_id, clinic_organization_id,
+                          status, limit_type, warranty_date, battery_health, activated_at, created_at, activation_code_hash)
+     SELECT 'DEMO-' || lpad(i::text, 4, '0'), 'IOS-5', o.oem,
+            CASE WHEN i <= 10 THEN o.dealer END,
+            CASE WHEN i <= 6 THEN o.clinic END,
+            (ARRAY['Activated','DataTransferred','DataTransferring','Activated','Disabled','Activated',
+                   'InActiveted','InActiveted','Canceled','InActiveted','InActiveted','InActiveted'])[i],
+            1 + i % 3,
+            current_date + (i * 25),
+            CASE WHEN i <= 6 THEN 60 + i * 6 END,
+            CASE WHEN i <= 6 THEN now() - make_interval(days => (i - 1) * 9) END,
+            now() - make_interval(days => i * 4),
+            'demo-unusable'
+       FROM o, generate_series(1, 12) AS i`,
+      [oemUserId, dealerUserId, clinicUserId],
+    );
+  },
+
   /** A page of the scanners the organization sees, by serial number, and how many there are in all. */
   async list(db: Queryable, org: { id: number; type: number }, keyword: string | null, limit: number, offset: number) {
     const rows = await db.query<DeviceRow & { total: number }>(
