@@ -73,9 +73,10 @@ export default function ChatPage() {
   return (
     <Card title={t('title')} data-testid="chat-page">
       {holder}
-      <div style={{ display: 'flex', gap: 16, minHeight: 480 }}>
+      {/* Side by side where there is room; on a phone the conversation goes under the list. */}
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, minHeight: 480 }}>
         <List
-          style={{ width: 280, flex: 'none' }}
+          style={{ flex: '1 1 280px', maxWidth: 360 }}
           bordered
           loading={conversations.isLoading}
           dataSource={list}
@@ -97,7 +98,7 @@ export default function ChatPage() {
             </List.Item>
           )}
         />
-        <div style={{ flex: 1, minWidth: 0 }}>
+        <div style={{ flex: '999 1 300px', minWidth: 0 }}>
           {current ? (
             <Conversation
               key={current.code}
@@ -163,6 +164,7 @@ function Conversation(props: {
           allowClear
           maxLength={CHAT_LIMITS.searchChars}
           placeholder={t('search')}
+          aria-label={t('search')}
           onSearch={(v) => setQuery(v.trim())}
           data-testid="chat-search"
           style={{ width: 260 }}
@@ -297,6 +299,7 @@ function Composer(props: { code: string; onTyping: () => void; onSent: () => voi
         maxLength={CHAT_LIMITS.messageChars}
         autoSize={{ minRows: 2, maxRows: 6 }}
         placeholder={t('placeholder')}
+        aria-label={t('placeholder')}
         data-testid="chat-input"
         onChange={(e) => {
           setText(e.target.value);
@@ -327,6 +330,7 @@ function Composer(props: { code: string; onTyping: () => void; onSent: () => voi
       <Space wrap>
         <Select
           value={refKind}
+          aria-label={t('addLink')}
           onChange={setRefKind}
           style={{ width: 110 }}
           options={[
@@ -338,6 +342,7 @@ function Composer(props: { code: string; onTyping: () => void; onSent: () => voi
           value={refCode}
           onChange={(e) => setRefCode(e.target.value.trim())}
           placeholder={t('linkCode')}
+          aria-label={t('linkCode')}
           style={{ width: 160 }}
           maxLength={64}
         />
