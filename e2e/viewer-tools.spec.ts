@@ -53,6 +53,8 @@ describe('viewer tools', () => {
       tooth: 36,
       caseCode: demo.caseCode,
     });
+    // The laboratory gets the patient's scans once it accepts the order.
+    expect((await api('order/action', { orderCodes: [orderCode], action: 'accept' }, labToken)).code).toBe(200);
 
     // The clinic pins a note where it clicks on the scan.
     const clinic = await newPage(browser);
@@ -86,9 +88,26 @@ describe('viewer tools', () => {
     // One scan shown, so every click lands on it (a click on another scan starts the line there).
     const toggles = lab.page.locator('[data-testid^="viewer-toggle-"]');
     for (let i = 1; i < (await toggles.count()); i++) await toggles.nth(i).uncheck();
-    await lab.page.waitForTimeout(500);
-    for (const p of await paintedSpots(lab.page, [0.2, 0.25, 0.3])) await lab.page.mouse.click(p.x, p.y);
-    await expect.poll(() => lab.page.getByTestId('viewer-margin-points').getAttribute('data-count')).toBe('3');
+    // The picture shows the one scan once it stops changing: the spots are taken from that picture.
+    let before = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = await paintedPixels(lab.page);
+          const still = now === before;
+          before = now;
+          return still;
+        },
+        { timeout: 30_000, interval: 700 },
+      )
+      .toBe(true);
+    const marginPoints = lab.page.getByTestId('viewer-margin-points');
+    const spots = await paintedSpots(lab.page, [0.2, 0.25, 0.3]);
+    for (const [i, p] of spots.entries()) {
+      await lab.page.mouse.click(p.x, p.y);
+      // Each click on the scan marks one point (the answer of the renderer comes back asynchronously).
+      await expect.poll(() => marginPoints.getAttribute('data-count')).toBe(String(i + 1));
+    }
     await lab.page.getByTestId('viewer-margin-save').click();
     await lab.page.locator('[data-testid="viewer-margin-line"][data-tooth="36"]').waitFor();
     const lines = (await api('order/marginLine/list', { orderCode }, labToken)).data.list;

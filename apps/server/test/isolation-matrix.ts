@@ -558,6 +558,11 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     note: 'the probe is refused by the service (no such country), so no organization of the world is renamed',
     probe: () => post('company/editCompany', { name: 'Probe', countryId: 'ZZ' }),
   },
+  companyEditScanRetention: {
+    callers: ANY,
+    note: "a clinic changes its own retention only; other organizations' calls are refused by the service",
+    probe: () => post('company/editScanRetention', { scanRetentionDays: 30 }),
+  },
   companyUploadImage: {
     callers: ANY,
     probe: () => ({

@@ -300,6 +300,9 @@ describe('attachments and the case files through the order', () => {
     );
     expect((await h.call('file/downloadGrant', { token: lab.token, body: { fileCode } })).code).toBe(404);
     const orderCode = (await send([caseCode])).data.list[0].orderCode;
+    // Sent, not yet accepted: the laboratory reads the order, the scans come with its acceptance.
+    expect((await h.call('file/downloadGrant', { token: lab.token, body: { fileCode } })).code).toBe(2089);
+    await act(lab, [orderCode], 'accept');
     const detail = (await h.call('order/detail', { token: lab.token, body: { orderCode } })).data;
     expect(detail.files.map((f: { fileCode: string }) => f.fileCode)).toEqual([fileCode]);
     expect((await h.call('file/downloadGrant', { token: lab.token, body: { fileCode } })).code).toBe(200);

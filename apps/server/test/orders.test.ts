@@ -163,10 +163,10 @@ describe('orders', () => {
     await h.call('partner/terminate', { token: clinic.token, body: { partnerCode } });
     const refused = await send();
     expect([refused.res.status, refused.res.code]).toEqual([409, 2036]);
-    // Orders made before the partnership ended stay readable to both sides, thread included.
+    // Orders made before the partnership ended stay readable to both sides; their thread takes no new messages.
     for (const token of [clinic.token, lab.token]) {
       expect((await h.call('order/detail', { token, body: { orderCode: before } })).data.orderCode).toBe(before);
-      expect((await h.call('msg/send', { token, body: { orderCode: before, content: 'still here' } })).code).toBe(200);
+      expect((await h.call('msg/send', { token, body: { orderCode: before, content: 'still here' } })).code).toBe(2088);
     }
     await h.call('partner/apply', {
       token: clinic.token,

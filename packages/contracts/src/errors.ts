@@ -78,6 +78,8 @@ export const ERRORS = {
   ORGANIZATION_CLOSED: { code: 2082, status: 403, key: 'organizationClosed' },
   RETENTION_OVER: { code: 2083, status: 410, key: 'retentionOver' },
   TOO_MANY_ANNOTATIONS: { code: 2084, status: 409, key: 'tooManyAnnotations' },
+  ORDER_THREAD_READ_ONLY: { code: 2088, status: 409, key: 'orderThreadReadOnly' },
+  ORDER_SCANS_UNAVAILABLE: { code: 2089, status: 403, key: 'orderScansUnavailable' },
   CHAT_READ_ONLY: { code: 2090, status: 409, key: 'chatReadOnly' },
   ORDER_REMAKE_NOT_ALLOWED: { code: 2058, status: 409, key: 'orderRemakeNotAllowed' },
   ORDER_REMAKE_EXISTS: { code: 2059, status: 409, key: 'orderRemakeExists' },

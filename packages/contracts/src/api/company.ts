@@ -53,6 +53,8 @@ export const CompanyInfo = z.object({
   retentionDays: z.number(),
   /** The tooth numbering new users get; null: the one read where the organization works. */
   defaultToothNumbering: z.enum(TOOTH_NUMBERING_SYSTEMS).nullable(),
+  /** A clinic's: days after an order's completion its laboratory may still download the patient's scans. */
+  scanRetentionDays: z.number(),
 });
 export type CompanyInfo = z.infer<typeof CompanyInfo>;
 
@@ -82,6 +84,14 @@ export const EditCompanyBody = z.object({
   defaultToothNumbering: z.union([z.literal(''), z.enum(TOOTH_NUMBERING_SYSTEMS)]).optional(),
 });
 export type EditCompanyBody = z.infer<typeof EditCompanyBody>;
+
+/** Days a laboratory keeps the scans of a completed order (the clinic sets them): the default and the bounds. */
+export const SCAN_RETENTION_DAYS = { default: 90, min: 7, max: 3650 } as const;
+/** `company/editScanRetention`: the clinic's retention of its scans at its laboratories. */
+export const EditScanRetentionBody = z.object({
+  scanRetentionDays: z.number().int().min(SCAN_RETENTION_DAYS.min).max(SCAN_RETENTION_DAYS.max),
+});
+export type EditScanRetentionBody = z.infer<typeof EditScanRetentionBody>;
 
 /** `company/close_account`: the organization's name typed again, as a confirmation. */
 export const CloseAccountBody = z.object({ confirmName: zRequiredText(FIELD_MAX.organizationName) });

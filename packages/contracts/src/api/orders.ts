@@ -203,8 +203,14 @@ export const OrderDetail = OrderSummary.extend({
   memo: z.string().nullable(),
   sharePatientName: z.boolean(),
   events: z.array(OrderEvent),
-  /** The case's files: the laboratory reads them through the order. */
+  /**
+   * The case's files: the laboratory reads them through the order once it accepted it, until the clinic's retention
+   * after completion ends (empty otherwise, `scansWithheld` then true).
+   */
   files: z.array(CaseFile),
+  scansWithheld: z.boolean(),
+  /** Whether the thread takes new messages: not once the order was canceled or the partnership ended. */
+  threadOpen: z.boolean(),
   attachments: z.array(OrderAttachment),
   unreadMessages: z.number(),
   /** The order this one remakes, why, and the clinic's note. */

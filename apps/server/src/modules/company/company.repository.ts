@@ -25,6 +25,7 @@ export interface CompanyRow {
   address: string | null;
   closed_at: Date | null;
   default_tooth_numbering: string | null;
+  scan_retention_days: number;
 }
 
 /** Order statuses that keep an organization from closing: the order still has work or delivery ahead. */
@@ -35,7 +36,7 @@ export const companyRepository = {
     const [row] = await db.query<CompanyRow>(
       `SELECT id, code, name, abbreviation, type, region, status, logo, license_image, license_code,
               representative_name, phone, email, country_area_id, country, state_area_id, state, city_area_id,
-              city, district, postal_code, address, closed_at, default_tooth_numbering
+              city, district, postal_code, address, closed_at, default_tooth_numbering, scan_retention_days
          FROM organizations
         WHERE id = $1
         ${opts.lock ? 'FOR UPDATE' : ''}`,

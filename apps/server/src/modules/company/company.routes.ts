@@ -8,6 +8,8 @@ import {
   CompanyImageQuery,
   CompanyInfo,
   EditCompanyBody,
+  EditScanRetentionBody,
+  SCAN_RETENTION_DAYS,
   EmptyEnvelope,
   Permission,
   OrganizationDetailQuery,
@@ -66,6 +68,21 @@ export function companyModule(company: CompanyService): Module {
           config: { permission: Permission.CompanyEdit },
         },
         async (request) => ok(request, await company.edit(request.auth.organizationId, request.body)),
+      );
+
+      app.post(
+        '/company/editScanRetention',
+        {
+          schema: {
+            tags: ['organizations'],
+            summary: `A clinic sets how many days after an order's completion its laboratory may still download the patient's scans (${SCAN_RETENTION_DAYS.min}–${SCAN_RETENTION_DAYS.max}, ${SCAN_RETENTION_DAYS.default} by default)`,
+            body: EditScanRetentionBody,
+            response: { 200: envelope(CompanyInfo) },
+          },
+          config: { permission: Permission.CompanyEdit },
+        },
+        async (request) =>
+          ok(request, await company.editScanRetention(request.auth.organizationId, request.auth.orgType, request.body)),
       );
 
       app.post(

@@ -9,6 +9,7 @@ import {
   type CompanyImageTarget,
   type CompanyInfo,
   type EditCompanyBody,
+  type EditScanRetentionBody,
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
@@ -85,7 +86,15 @@ export class CompanyService {
       address: o.address,
       retentionDays: this.config.closedOrganizationRetentionDays,
       defaultToothNumbering: o.default_tooth_numbering ? normalizeToothNumbering(o.default_tooth_numbering) : null,
+      scanRetentionDays: Number(o.scan_retention_days),
     };
+  }
+
+  /** A clinic sets how long after completion its laboratories keep the scans (the bounds are the body's). */
+  async editScanRetention(organizationId: number, orgType: number, body: EditScanRetentionBody) {
+    if (orgType !== OrgType.Clinic) fail('NO_PERMISSION');
+    await OrganizationsService.setScanRetention(this.db, organizationId, body.scanRetentionDays);
+    return this.info(organizationId);
   }
 
   /** Any organization's information by its code (the super administrator's detail). */

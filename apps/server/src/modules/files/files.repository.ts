@@ -1,5 +1,6 @@
 import type { FileFormat } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
+import type { LabScanTerms } from '../orders/lab-scans.js';
 
 export interface FileRow {
   id: number;
@@ -32,9 +33,18 @@ export const filesRepository = {
     return row;
   },
   /** A file the organization may read: its own, or one of a case sent to it as a laboratory in an order. */
+  /**
+   * A file of the organization's live case, or of a case it is the laboratory of an order for: then with what the
+   * laboratory's scan rule reads of each of those orders (`lab_orders`, json: parsed by the driver, or its text).
+   */
   async findReadable(db: Queryable, orgId: number, code: string) {
-    const [row] = await db.query<FileRow & { case_code: string }>(
-      `SELECT f.*, c.code AS case_code FROM files f JOIN cases c ON c.id = f.case_id
+    const [row] = await db.query<FileRow & { case_code: string; lab_orders: LabScanTerms[] | string }>(
+      `SELECT f.*, c.code AS case_code,
+              (SELECT coalesce(json_agg(json_build_object('status', o.status, 'completed_at', o.completed_at,
+                                                          'clinic_scan_retention_days', co.scan_retention_days)), '[]')
+                 FROM orders o JOIN organizations co ON co.id = o.clinic_organization_id
+                WHERE o.case_id = f.case_id AND o.lab_organization_id = $1) AS lab_orders
+         FROM files f JOIN cases c ON c.id = f.case_id
         WHERE f.code = $2 AND c.deleted_at IS NULL
           AND (f.organization_id = $1 OR EXISTS (SELECT 1 FROM orders o WHERE o.case_id = f.case_id AND o.lab_organization_id = $1))`,
       [orgId, code],

@@ -148,7 +148,7 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
             body: FileCodeBody,
             response: { 200: envelope(DownloadGrant) },
           },
-          config: { permission: 'case:view', errors: ['NOT_FOUND'] },
+          config: { permission: 'case:view', errors: ['NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'] },
         },
         async (request) => ok(request, await files.grant(request.auth.organizationId, request.body.fileCode)),
       );
@@ -189,7 +189,7 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
             querystring: FileCodeBody,
             response: { 200: envelope(DownloadGrant) },
           },
-          config: { permission: 'case:view', errors: ['NOT_FOUND'] },
+          config: { permission: 'case:view', errors: ['NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'] },
         },
         async (request) => ok(request, await files.grant(request.auth.organizationId, request.query.fileCode)),
       );

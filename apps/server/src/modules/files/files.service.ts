@@ -5,6 +5,7 @@ import { fail } from '../../platform/errors.js';
 import type { BlobStore } from '../../platform/storage.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { CasesService } from '../cases/cases.service.js';
+import { labHasScans, type LabScanTerms } from '../orders/lab-scans.js';
 import { filesRepository, storageRepository, uploadsRepository } from './files.repository.js';
 
 export type { FileRow } from './files.repository.js';
@@ -92,6 +93,12 @@ export class FilesService {
   async grant(orgId: number, fileCode: string) {
     const file = await filesRepository.findReadable(this.db, orgId, fileCode);
     if (!file) fail('NOT_FOUND');
+    if (Number(file.organization_id) !== orgId) {
+      const orders = (
+        typeof file.lab_orders === 'string' ? JSON.parse(file.lab_orders) : file.lab_orders
+      ) as LabScanTerms[];
+      if (!orders.some((o) => labHasScans(o))) fail('ORDER_SCANS_UNAVAILABLE');
+    }
     const ttl = this.config.fileLinkTtlSeconds;
     const base = `${this.config.publicUrl}/api/v2/file`;
     const d = this.links.sign('download', file.code, ttl);

@@ -40,7 +40,7 @@ export function messagesModule(messages: MessagesService): Module {
             body: SendMsgBody,
             response: { 200: envelope(OrderMessage) },
           },
-          config: { permission: 'order:view', errors: ['MESSAGE_EMPTY', 'NOT_FOUND'] },
+          config: { permission: 'order:view', errors: ['MESSAGE_EMPTY', 'NOT_FOUND', 'ORDER_THREAD_READ_ONLY'] },
         },
         async (request) => ok(request, await messages.send(request.auth, request.body)),
       );

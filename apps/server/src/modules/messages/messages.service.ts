@@ -9,6 +9,7 @@ import {
 import type { AuthContext } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { fail } from '../../platform/errors.js';
+import { threadIsOpen } from '../orders/lab-scans.js';
 import { toAttachment } from '../orders/order-attachments.js';
 import { renderNotice, type OrderNotifier } from '../orders/order-notifier.js';
 import type { OrdersService } from '../orders/orders.service.js';
@@ -61,6 +62,7 @@ export class MessagesService {
     const content = body.content.trim();
     if (!content && body.attachmentCodes.length === 0) fail('MESSAGE_EMPTY', {}, { field: 'content' });
     const { order } = await this.orders.findForCaller(auth, body.orderCode);
+    if (!threadIsOpen(order)) fail('ORDER_THREAD_READ_ONLY');
     const id = await this.db.transaction(async (tx) => {
       const messageId = await messagesRepository.insert(tx, {
         orderId: order.id,

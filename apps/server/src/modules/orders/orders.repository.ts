@@ -43,6 +43,12 @@ export interface OrderRow {
   lab_name: string;
   product_code: string | null;
   product_name: string | null;
+  /** When the order reached `completed` (single-order reads). */
+  completed_at: Date | string | null;
+  /** The clinic's retention of its scans after completion, in days (single-order reads). */
+  clinic_scan_retention_days: number;
+  /** The status of the order's partnership now (single-order reads). */
+  partnership_status: number | null;
 }
 
 export interface OrderFilter {
@@ -59,7 +65,8 @@ export interface OrderFilter {
 
 const SELECT = `SELECT o.*, to_char(o.requested_delivery_date, 'YYYY-MM-DD') AS requested_delivery_date, to_char(o.ship_date, 'YYYY-MM-DD') AS ship_date,
        to_char(o.estimated_delivery_date, 'YYYY-MM-DD') AS estimated_delivery_date, c.code AS case_code, c.name AS case_name, c.patient_name,
-       co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name, lp.code AS product_code, lp.name AS product_name
+       co.code AS clinic_code, co.name AS clinic_name, lo.code AS lab_code, lo.name AS lab_name, lp.code AS product_code, lp.name AS product_name,
+       co.scan_retention_days AS clinic_scan_retention_days, (SELECT p.status FROM partnerships p WHERE p.id = o.partnership_id) AS partnership_status
   FROM orders o JOIN cases c ON c.id = o.case_id JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
   LEFT JOIN lab_products lp ON lp.id = o.product_id`;
 
@@ -261,7 +268,8 @@ export const ordersRepository = {
     await db.query(
       `UPDATE orders SET status = $2, processing = CASE WHEN $3 THEN true ELSE processing END, updated_at = now(),
               tracking_number = COALESCE($4, tracking_number), ship_date = COALESCE($5::date, ship_date),
-              estimated_delivery_date = COALESCE($6::date, estimated_delivery_date)
+              estimated_delivery_date = COALESCE($6::date, estimated_delivery_date),
+              completed_at = CASE WHEN $2 = 'completed' THEN now() ELSE completed_at END
         WHERE id = $1`,
       [orderId, a.to, a.startProcessing, a.trackingNumber, a.shipDate, a.estimatedDeliveryDate],
     );

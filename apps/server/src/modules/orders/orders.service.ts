@@ -31,6 +31,7 @@ import { CasesService, toCaseFile } from '../cases/cases.service.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { ScorecardsService } from '../scorecards/scorecards.service.js';
 import { EventsService } from '../events/events.service.js';
+import { labHasScans, threadIsOpen } from './lab-scans.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
@@ -401,14 +402,16 @@ export class OrdersService {
 
   /**
    * An order for a share made by one of its parties: the summary as that side sees it (the laboratory never has the
-   * patient's name unless the clinic shares it) and the case's files; undefined once the order or its case is gone.
+   * patient's name unless the clinic shares it) and the case's files, which a laboratory shares only while it has
+   * the scans (`scansWithheld` otherwise); undefined once the order or its case is gone.
    */
   async shared(orgId: number, orderId: number) {
     const row = await ordersRepository.findForParty(this.db, orgId, orderId);
     if (!row) return undefined;
-    const files = await FilesService.byCase(this.db, row.case_id);
     const side: Side = Number(row.clinic_organization_id) === orgId ? 'clinic' : 'lab';
-    return { summary: toSummary(row, side), caseId: Number(row.case_id), files: files.map(toCaseFile) };
+    const scansWithheld = side === 'lab' && !labHasScans(row);
+    const files = scansWithheld ? [] : await FilesService.byCase(this.db, row.case_id);
+    return { summary: toSummary(row, side), caseId: Number(row.case_id), files: files.map(toCaseFile), scansWithheld };
   }
 
   /** The id of an order the caller's organization is a party to, or 404 (a share names the order by it). */
@@ -462,9 +465,11 @@ export class OrdersService {
   }
 
   private async detailOf(auth: AuthContext, r: OrderRow, side: Side): Promise<OrderDetail> {
+    const scansWithheld = side === 'lab' && !labHasScans(r);
     const [events, files, attachments, unread, links] = await Promise.all([
       ordersRepository.events(this.db, r.id),
-      FilesService.byCase(this.db, r.case_id),
+      // The laboratory keeps the order's record (summary, prescription, history) but sees the scans only by the rule.
+      scansWithheld ? [] : FilesService.byCase(this.db, r.case_id),
       this.attachments.listByOrder(this.db, r.id),
       ordersRepository.unreadNotifications(this.db, auth.userId, r.id, MSG_TYPES.orderMessage),
       ordersRepository.remakeLinks(this.db, { id: Number(r.id), remake_of: r.remake_of }),
@@ -485,6 +490,8 @@ export class OrdersService {
         linkedOrderCode: e.linked_order_code,
       })),
       files: files.map(toCaseFile),
+      scansWithheld,
+      threadOpen: threadIsOpen(r),
       attachments: attachments.map((a) => toAttachment(a, auth.organizationId)),
       unreadMessages: unread?.count ?? 0,
       remakeOf:

@@ -183,6 +183,13 @@ export const organizationsRepository = {
     return rows.length;
   },
 
+  async setScanRetention(db: Queryable, organizationId: number, days: number) {
+    await db.query(`UPDATE organizations SET scan_retention_days = $2, updated_at = now() WHERE id = $1`, [
+      organizationId,
+      days,
+    ]);
+  },
+
   async updateInformation(db: Queryable, organizationId: number, e: OrganizationEdit) {
     await db.query(
       `UPDATE organizations

@@ -24,6 +24,11 @@ export class OrganizationsService {
     return organizationsRepository.updateInformation(db, organizationId, e);
   }
 
+  /** A clinic's days after an order's completion during which its laboratory may still download the scans. */
+  static setScanRetention(db: Queryable, organizationId: number, days: number) {
+    return organizationsRepository.setScanRetention(db, organizationId, days);
+  }
+
   /** Sets the stored key of the logo or the licence image under the row's lock; answers the key it replaced. */
   static setImage(tx: Queryable, organizationId: number, column: 'logo' | 'license_image', key: string) {
     return organizationsRepository.setImage(tx, organizationId, column, key);

@@ -134,7 +134,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
           },
           config: {
             rateLimit: { max: 300, timeWindow: '1 minute' },
-            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'NOT_FOUND'],
+            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'],
           },
         },
         fileRoute('download'),
@@ -151,7 +151,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
           },
           config: {
             rateLimit: { max: 300, timeWindow: '1 minute' },
-            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'RESOURCE_PREPARING', 'NOT_FOUND'],
+            errors: ['INVALID_LINK', 'LINK_EXPIRED', 'RESOURCE_PREPARING', 'NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'],
           },
         },
         fileRoute('viewer'),

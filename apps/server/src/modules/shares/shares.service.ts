@@ -370,6 +370,7 @@ export class SharesService {
             createdAt: o.createdAt,
           },
           files: found.files,
+          scansWithheld: found.scansWithheld,
         };
       }
     }
@@ -432,7 +433,9 @@ export class SharesService {
     visitor: Visitor,
   ) {
     const share = await this.checkLink(code, purpose, fileCode, link);
-    const { caseId } = await this.content(share);
+    const content = await this.content(share);
+    if ('scansWithheld' in content && content.scansWithheld) fail('ORDER_SCANS_UNAVAILABLE');
+    const { caseId } = content;
     const opened = await this.files.openInCase(caseId, purpose, fileCode);
     if (logAs) await this.log(share, logAs, visitor);
     return opened;

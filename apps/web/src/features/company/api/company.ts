@@ -38,3 +38,6 @@ export async function companyImageUrl(target: CompanyImageTarget): Promise<strin
 
 export const closeAccount = (confirmName: string) =>
   http.post<{ closedAt: string; purgeAfter: string }>('company/close_account', { confirmName });
+
+export const editScanRetention = (scanRetentionDays: number) =>
+  http.post<CompanyInfo>('company/editScanRetention', { scanRetentionDays });

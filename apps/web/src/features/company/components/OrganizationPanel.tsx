@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   FIELD_MAX,
+  OrgType,
   Permission,
   TOOTH_NUMBERING_SYSTEMS,
   type CompanyInfo,
@@ -16,6 +17,7 @@ import { patchUser, useSession } from '../../../lib/session';
 import { areasQuery, companyInfoQuery, companyKeys, editCompany } from '../api/company';
 import { CompanyImage } from './CompanyImage';
 import { CloseAccountCard } from './CloseAccountCard';
+import { ScanRetentionCard } from './ScanRetentionCard';
 import { sayIfRefused } from '../../../lib/refusal';
 import { searchable } from '../../../lib/selectSearch';
 
@@ -212,6 +214,11 @@ function OrganizationForm({ company }: { company: CompanyInfo }) {
               <CompanyImage target="license" present={company.hasLicenseImage} editable={editable} />
             </Card>
           </Col>
+          {company.type === OrgType.Clinic ? (
+            <Col span={24}>
+              <ScanRetentionCard company={company} editable={editable} />
+            </Col>
+          ) : null}
           <Access permission={Permission.CompanyClose}>
             <Col span={24}>
               <CloseAccountCard company={company} />

@@ -23,8 +23,8 @@ const PAGE_SIZE = 30;
 const POLL_MS = 10_000;
 
 /** The conversation between the clinic and the laboratory about one order. */
-export function OrderThread({ orderCode }: { orderCode: string }) {
-  const { t } = useTranslation('orders');
+export function OrderThread({ orderCode, open }: { orderCode: string; open: boolean }) {
+  const { t } = useTranslation(['orders', 'retention']);
   const { token } = theme.useToken();
   const [content, setContent] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -129,64 +129,70 @@ export function OrderThread({ orderCode }: { orderCode: string }) {
         ) : null}
         {messages.map(bubble)}
       </div>
-      <Input.TextArea
-        data-testid="thread-input"
-        aria-label={t('thread.input')}
-        placeholder={t('thread.placeholder')}
-        autoSize={{ minRows: 2, maxRows: 6 }}
-        maxLength={2000}
-        value={content}
-        onChange={(e) => setContent(e.target.value)}
-        onKeyDown={(e) => {
-          // Ctrl/Cmd+Enter sends; Enter alone makes a new line.
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
-            e.preventDefault();
-            send.mutate({ content, files });
-          }
-        }}
-      />
-      {files.length ? (
-        <Space wrap size={4} style={{ marginTop: 8 }} data-testid="thread-files">
-          {files.map((f, i) => (
-            <Tag key={`${f.name}-${i}`} closable onClose={() => setFiles((prev) => prev.filter((_, j) => j !== i))}>
-              {f.name} ({sizeText(f.size)})
-            </Tag>
-          ))}
-        </Space>
-      ) : null}
-      <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
-        <Button
-          icon={<PaperClipOutlined aria-hidden />}
-          data-testid="thread-attach"
-          onClick={() => fileInput.current?.click()}
-          disabled={send.isPending}
-        >
-          {t('thread.attach')}
-        </Button>
-        <Button
-          type="primary"
-          icon={<SendOutlined aria-hidden />}
-          data-testid="thread-send"
-          disabled={!canSend}
-          loading={send.isPending}
-          onClick={() => send.mutate({ content, files })}
-        >
-          {t('thread.send')}
-        </Button>
-      </Space>
-      <input
-        ref={fileInput}
-        type="file"
-        multiple
-        hidden
-        accept={ATTACHMENT_ACCEPT}
-        data-testid="thread-file-input"
-        aria-label={t('thread.attach')}
-        onChange={(e) => {
-          addFiles([...(e.target.files ?? [])]);
-          e.target.value = '';
-        }}
-      />
+      {open ? (
+        <>
+          <Input.TextArea
+            data-testid="thread-input"
+            aria-label={t('thread.input')}
+            placeholder={t('thread.placeholder')}
+            autoSize={{ minRows: 2, maxRows: 6 }}
+            maxLength={2000}
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            onKeyDown={(e) => {
+              // Ctrl/Cmd+Enter sends; Enter alone makes a new line.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
+                e.preventDefault();
+                send.mutate({ content, files });
+              }
+            }}
+          />
+          {files.length ? (
+            <Space wrap size={4} style={{ marginTop: 8 }} data-testid="thread-files">
+              {files.map((f, i) => (
+                <Tag key={`${f.name}-${i}`} closable onClose={() => setFiles((prev) => prev.filter((_, j) => j !== i))}>
+                  {f.name} ({sizeText(f.size)})
+                </Tag>
+              ))}
+            </Space>
+          ) : null}
+          <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
+            <Button
+              icon={<PaperClipOutlined aria-hidden />}
+              data-testid="thread-attach"
+              onClick={() => fileInput.current?.click()}
+              disabled={send.isPending}
+            >
+              {t('thread.attach')}
+            </Button>
+            <Button
+              type="primary"
+              icon={<SendOutlined aria-hidden />}
+              data-testid="thread-send"
+              disabled={!canSend}
+              loading={send.isPending}
+              onClick={() => send.mutate({ content, files })}
+            >
+              {t('thread.send')}
+            </Button>
+          </Space>
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            hidden
+            accept={ATTACHMENT_ACCEPT}
+            data-testid="thread-file-input"
+            aria-label={t('thread.attach')}
+            onChange={(e) => {
+              addFiles([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
+        </>
+      ) : (
+        <Alert type="info" showIcon data-testid="thread-read-only" title={t('retention:threadReadOnly')} />
+      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Col, Descriptions, Result, Row, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Result, Row, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -35,7 +35,7 @@ import { SharesCard } from '../../shares';
 import { ScreenLink } from '../../../components/ScreenLink';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['orders', 'catalogue'];
+export const namespaces = ['orders', 'catalogue', 'retention'];
 
 /** One order (§2): its state and the actions this side may take, the prescription, the case's files, the conversation. */
 export default function OrderDetailPage() {
@@ -84,6 +84,7 @@ function OrderView({
 }) {
   const { t } = useTranslation('orders');
   const { t: tCatalogue } = useTranslation('catalogue');
+  const { t: tRetention } = useTranslation('retention');
   const can = useAccess();
   const actions = useOrderActions({ nameOf: () => o.caseName });
   const available = allowedActions(o, side).filter((a) => can(ORDER_ACTION_PERMISSION[a]));
@@ -250,7 +251,11 @@ function OrderView({
               />
             </Card>
             <Card title={t('files.title', { count: o.files.length })}>
-              <OrderFiles files={o.files} tools={viewerTools} />
+              {o.scansWithheld ? (
+                <Alert type="info" showIcon data-testid="scans-withheld" title={tRetention('scansWithheld')} />
+              ) : (
+                <OrderFiles files={o.files} tools={viewerTools} />
+              )}
             </Card>
             <Card title={t('attachment.title', { count: o.attachments.length })}>
               <OrderAttachments orderCode={o.orderCode} attachments={o.attachments} />
@@ -261,7 +266,7 @@ function OrderView({
         <Col xs={24} xl={9}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             <Card title={t('thread.title')}>
-              <OrderThread orderCode={o.orderCode} />
+              <OrderThread orderCode={o.orderCode} open={o.threadOpen} />
             </Card>
             <Card title={t('timeline.title')}>
               <Timeline

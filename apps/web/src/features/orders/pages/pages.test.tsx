@@ -317,6 +317,8 @@ const detail = (o: Partial<OrderDetail> = {}): OrderDetail => ({
   unreadMessages: 0,
   remakeOf: null,
   remakes: [],
+  scansWithheld: false,
+  threadOpen: true,
   ...o,
 });
 
@@ -527,9 +529,9 @@ describe('order thread', () => {
     createdAt: '2025-05-01T10:00:00Z',
   });
 
-  async function renderThread() {
+  async function renderThread(open = true) {
     const { OrderThread } = await import('../components/OrderThread');
-    return render('/', '/', <OrderThread orderCode="O1" />, (qc) =>
+    return render('/', '/', <OrderThread orderCode="O1" open={open} />, (qc) =>
       qc.setQueryData(orderKeys.thread('O1'), {
         pages: [{ total: 2, list: [message(2, true, 'Thanks'), message(1, false, 'Which shade?')] }],
         pageParams: [1],
@@ -552,6 +554,17 @@ describe('order thread', () => {
     await click($('thread-send'));
     expect(lastCall('msg/send')).toEqual({ orderCode: 'O1', content: 'A2 please', attachmentCodes: [] });
     expect(($('thread-input') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('shows the thread without a composer once it is read-only (order canceled or partnership ended)', async () => {
+    signInAs(2);
+    await renderThread(false);
+    expect(document.querySelectorAll('[data-testid="thread-message"]')).toHaveLength(2);
+    // The note in place of the composer (these tests render translation keys).
+    expect($('thread-read-only')?.textContent).toContain('threadReadOnly');
+    expect($('thread-input')).toBeNull();
+    expect($('thread-send')).toBeNull();
+    expect($('thread-attach')).toBeNull();
   });
 
   it('uploads attached files first, then sends their codes', async () => {

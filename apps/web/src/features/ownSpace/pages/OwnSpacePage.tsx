@@ -12,7 +12,7 @@ import { ChangePasswordCard } from '../components/ChangePasswordCard';
 import { ImprovementPlanCard } from '../../whatsnew';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['account', 'company', 'catalogue'];
+export const namespaces = ['account', 'company', 'catalogue', 'retention'];
 
 // Each panel is its own chunk, loaded when its tab opens.
 const StoragePanel = lazy(() => import('../../storage/components/StoragePanel'));
