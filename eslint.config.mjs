@@ -26,6 +26,13 @@ const ICON_ARIA = {
  * An element hidden by a permission check: antd's display rules can override the HTML `hidden` attribute, so the
  * element shows anyway (a role without "Export orders" saw the export button). §6 removes guarded elements.
  */
+const LAZY_FROM_REACT = {
+  name: 'react',
+  importNames: ['lazy'],
+  message:
+    'Use lazyChunk (lib/lazyChunk.ts): it outlives a server restart or a new release instead of blanking the page.',
+};
+
 const HIDDEN_GUARD = [
   {
     selector: "JSXAttribute[name.name='hidden'] CallExpression[callee.name=/^(can|access)$/]",
@@ -142,6 +149,13 @@ export default tseslint.config(
     },
   },
   {
+    // React.lazy keeps a failed load for good, and a component that failed takes the page down with it: a server
+    // restart or a new release would blank the screen. lib/lazyChunk.ts waits for the server and reloads instead.
+    files: WEB,
+    ignores: ['apps/web/src/lib/lazyChunk.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [LAZY_FROM_REACT] }] },
+  },
+  {
     // A feature uses another only through its index.ts, or its query keys (api/keys.ts: what its data is called,
     // to refresh it); what several share lives in components/ or lib/.
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
@@ -149,6 +163,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          // Repeated from the config above: this list replaces its own for the files it matches.
+          paths: [LAZY_FROM_REACT],
           patterns: [
             {
               regex: '^(\\.\\./)+[a-zA-Z]+/(api/(?!keys$)|components/|pages/|lib/)',

@@ -3,6 +3,7 @@ import { LoadFailed } from '../components/PageState';
 import { loadAntdTheme } from '../components/lazyThemed';
 import type { PageModule } from '../config/pages';
 import { i18next } from '../lib/i18n';
+import { untilServerAnswers } from '../lib/lazyChunk';
 
 /**
  * Where a screen's antd theme comes from: its own (a top-level screen), its layout's (a screen inside the signed-in
@@ -12,7 +13,8 @@ export type ThemeFrame = 'own' | 'layout' | 'none';
 
 /**
  * Route `lazy` for a screen: its code and its translations together, so it never draws a raw key; a chunk that fails
- * to load (new deploy, network) reloads the page after 3 s.
+ * to load (new deploy, network) reloads the page after 3 s, once the server answers (a reload while it is away would
+ * land on the browser's error page, which never comes back by itself).
  */
 export function lazyPage(load: () => Promise<PageModule>, frame: ThemeFrame = 'own') {
   return async () => {
@@ -22,7 +24,7 @@ export function lazyPage(load: () => Promise<PageModule>, frame: ThemeFrame = 'o
       if (m.namespaces?.length) await i18next.loadNamespaces([...m.namespaces]).catch(() => undefined);
       return { Component: theme ? theme.withAntdTheme(m.default) : m.default };
     } catch {
-      setTimeout(() => window.location.reload(), LAZY_SCREEN_RELOAD_DELAY_MS);
+      setTimeout(() => void untilServerAnswers().then(() => window.location.reload()), LAZY_SCREEN_RELOAD_DELAY_MS);
       return { Component: LoadFailed };
     }
   };

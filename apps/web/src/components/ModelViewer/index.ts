@@ -2,7 +2,7 @@
  * Entry for pages: `LazyModelViewer` loads three.js and the viewer only when rendered (wrap it in <Suspense>).
  * Importing this file pulls in no three.js code.
  */
-import { lazy } from 'react';
+import { lazyChunk } from '../../lib/lazyChunk';
 
 export type {
   ModelViewerModel,
@@ -14,7 +14,7 @@ export type {
   ViewerTools,
 } from './types';
 // The mark tells benchmarks where a page's own code ends and the viewer's (three.js, its controls) begins.
-export const LazyModelViewer = lazy(() => {
+export const LazyModelViewer = lazyChunk(() => {
   performance.mark('viewer:code');
   return import('./ModelViewer');
 });

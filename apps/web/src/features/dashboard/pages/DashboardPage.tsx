@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import {
   Alert,
   Button,
@@ -29,12 +29,13 @@ import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type L
 import { roleLabel } from '../../../lib/roles';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { ScreenLink } from '../../../components/ScreenLink';
+import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['dashboard'];
 
 // The chart is its own chunk, fetched only by the dashboard.
-const TrendChart = lazy(() => import('../components/TrendChart'));
+const TrendChart = lazyChunk(() => import('../components/TrendChart'));
 
 /** The periods of user/lineChart (contracts' DASHBOARD_PERIODS; repeated so no schema module is bundled). */
 export const PERIODS: readonly DashboardPeriod[] = ['7d', '30d', '90d', '365d'];

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Button, theme } from 'antd';
 import BellOutlined from '@ant-design/icons/BellOutlined';
 import { useQuery } from '@tanstack/react-query';
@@ -7,10 +7,11 @@ import type { SysMsg } from '@portal/contracts';
 import { unreadCountQuery, type UnreadSummary } from '../api/unreadCount';
 import { useNotificationArrived } from '../api/useNotificationArrived';
 import { nextPopup, notificationArrived } from '../lib/latest';
+import { lazyChunk } from '../../../lib/lazyChunk';
 
 // Kept out of the layout chunk: the drawer loads on the first click, the pop-up on the first new notification.
-const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
-const NotificationPopup = lazy(() => import('./NotificationPopup'));
+const NotificationDrawer = lazyChunk(() => import('./NotificationDrawer'));
+const NotificationPopup = lazyChunk(() => import('./NotificationPopup'));
 
 const COUNT_RED = '#cf1322';
 

@@ -1,13 +1,14 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button, type ButtonProps } from 'antd';
 import SendOutlined from '@ant-design/icons/SendOutlined';
 import { useTranslation } from 'react-i18next';
 import { OrderPermission, OrgType } from '@portal/contracts';
 import { useAccess } from '../../../components/Access';
 import { useSession } from '../../../lib/session';
+import { lazyChunk } from '../../../lib/lazyChunk';
 
 // The dialog (tooth chart, editor, rules) is its own chunk: the case pages only carry this button.
-const SendToLabDialog = lazy(() => import('./SendToLabDialog'));
+const SendToLabDialog = lazyChunk(() => import('./SendToLabDialog'));
 
 /**
  * "Send to lab" for the case pages: shown to clinic users who may edit orders. The dialog stays mounted

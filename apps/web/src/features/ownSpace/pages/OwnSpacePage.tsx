@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Col, Row, Spin, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,20 +10,21 @@ import { OrganizationCard } from '../components/OrganizationCard';
 import { ToothNumberingCard } from '../components/ToothNumberingCard';
 import { ChangePasswordCard } from '../components/ChangePasswordCard';
 import { ImprovementPlanCard } from '../../whatsnew';
+import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['account', 'company', 'catalogue', 'retention'];
 
 // Each panel is its own chunk, loaded when its tab opens.
-const StoragePanel = lazy(() => import('../../storage/components/StoragePanel'));
-const DentistPanel = lazy(() => import('../../dentists/components/DentistPanel'));
-const DevicesPanel = lazy(() => import('../../devices/components/DevicesPanel'));
-const RequiredFieldsEditor = lazy(() => import('../../orders/components/RequiredFieldsEditor'));
-const ProductsPanel = lazy(() => import('../../catalogue/components/ProductsPanel'));
-const OrganizationPanel = lazy(() => import('../../company/components/OrganizationPanel'));
-const ReceiveEmailPanel = lazy(() => import('../../account/components/ReceiveEmailPanel'));
-const AuthAppsPanel = lazy(() => import('../../account/components/AuthAppsPanel'));
-const ContactsPanel = lazy(() => import('../../account/components/ContactsPanel'));
+const StoragePanel = lazyChunk(() => import('../../storage/components/StoragePanel'));
+const DentistPanel = lazyChunk(() => import('../../dentists/components/DentistPanel'));
+const DevicesPanel = lazyChunk(() => import('../../devices/components/DevicesPanel'));
+const RequiredFieldsEditor = lazyChunk(() => import('../../orders/components/RequiredFieldsEditor'));
+const ProductsPanel = lazyChunk(() => import('../../catalogue/components/ProductsPanel'));
+const OrganizationPanel = lazyChunk(() => import('../../company/components/OrganizationPanel'));
+const ReceiveEmailPanel = lazyChunk(() => import('../../account/components/ReceiveEmailPanel'));
+const AuthAppsPanel = lazyChunk(() => import('../../account/components/AuthAppsPanel'));
+const ContactsPanel = lazyChunk(() => import('../../account/components/ContactsPanel'));
 
 const TAB_KEYS = [
   'account',

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@portal/contracts';
 import { LangSwitch } from '../../../components/LangSwitch';
@@ -11,10 +11,11 @@ import { unlockShare } from '../api/shares';
 import { Icon } from './icons';
 import { useShareVisit } from './useShareVisit';
 import { Waiting } from './Waiting';
+import { lazyChunk } from '../../../lib/lazyChunk';
 
 // What was shared comes once the share has opened: the password page carries neither its summary nor the report.
-const SharedResource = lazy(() => import('./SharedResource'));
-const SharedReport = lazy(() => import('./SharedReport'));
+const SharedResource = lazyChunk(() => import('./SharedResource'));
+const SharedReport = lazyChunk(() => import('./SharedReport'));
 
 /** The frame of a share page: the portal's name, the language switch, the content (always light, spec §2). */
 function Frame({ children }: { children: ReactNode }) {
