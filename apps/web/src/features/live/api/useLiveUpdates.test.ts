@@ -50,3 +50,31 @@ describe('what each live event refreshes', () => {
     expect(staleAfter(LIVE_RESET, [])).toEqual(Object.keys(KEYS));
   });
 });
+
+describe('an order event', () => {
+  const row = (orderCode: string, status: string) => ({ orderCode, status, patientName: 'Ann' });
+  it("shows the order's new status in the cached lists and on its page before the refetch", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(orderKeys.list(q), { total: 2, list: [row('O1', 'accepted'), row('O2', 'accepted')] });
+    qc.setQueryData(orderKeys.list({ ...q, pageNum: 2 }), { total: 2, list: [] });
+    qc.setQueryData(orderKeys.detail('O1'), row('O1', 'accepted'));
+    liveHandlers(qc)['order.changed']!([
+      { p: 1, kind: 'order.changed', subject: 'O1', data: { status: 'ready' } },
+      { p: 2, kind: 'order.changed', subject: 'O1', data: { status: 'shipped' } },
+    ]);
+    expect(qc.getQueryData(orderKeys.list(q))).toEqual({
+      total: 2,
+      list: [row('O1', 'shipped'), row('O2', 'accepted')],
+    });
+    expect(qc.getQueryData(orderKeys.detail('O1'))).toEqual(row('O1', 'shipped'));
+    expect(qc.getQueryState(orderKeys.list(q))?.isInvalidated).toBe(true);
+  });
+
+  it('leaves the cache alone for a status it does not know', () => {
+    const qc = new QueryClient();
+    const page = { total: 1, list: [row('O1', 'accepted')] };
+    qc.setQueryData(orderKeys.list(q), page);
+    liveHandlers(qc)['order.changed']!([{ p: 1, kind: 'order.changed', subject: 'O1', data: { status: 'lost' } }]);
+    expect(qc.getQueryData(orderKeys.list(q))).toBe(page);
+  });
+});

@@ -4,7 +4,7 @@ import { getLive, LIVE_RESET, useLiveState, type LiveEvent, type LiveState } fro
 import { caseKeys } from '../../cases/api/keys';
 import { dashboardKeys } from '../../dashboard/api/keys';
 import { notificationKeys } from '../../notifications/api/keys';
-import { orderKeys } from '../../orders/api/keys';
+import { orderKeys, showOrderStatus } from '../../orders/api/keys';
 
 const subjects = (events: LiveEvent[]) => [...new Set(events.map((e) => e.subject).filter((s) => s !== null))];
 
@@ -19,14 +19,17 @@ export function liveHandlers(qc: QueryClient): Record<string, (events: LiveEvent
     // The bell asks for its count; a new notification there refreshes the work on screen as before.
     notification: () => refresh(qc, [notificationKeys.unread, notificationKeys.lists]),
     // A case's status follows its orders, and the event names the order only: every case list and page.
-    'order.changed': (events) =>
+    // The row and the page show the new status at once (the event carries it); the refetch brings the rest.
+    'order.changed': (events) => {
+      for (const e of events) if (e.subject) showOrderStatus(qc, e.subject, e.data.status);
       refresh(qc, [
         orderKeys.lists,
         ...subjects(events).map(orderKeys.detail),
         caseKeys.lists,
         caseKeys.details,
         dashboardKeys.all,
-      ]),
+      ]);
+    },
     'order.message': (events) =>
       refresh(
         qc,

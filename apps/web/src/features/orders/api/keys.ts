@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { ORDER_STATUSES, type OrderStatus } from '@portal/contracts';
 import { caseKeys } from '../../cases/api/keys';
 import { dashboardKeys } from '../../dashboard/api/keys';
-import type { OrderQuery } from './types';
+import type { OrderDetail, OrderQuery, OrderSummary, Page } from './types';
 
 /**
  * Query keys of the orders feature, as prefixes: invalidating `lists` or `details` reaches every list or every
@@ -42,4 +43,22 @@ export const WORK_KEYS = [
  */
 export function invalidateWork(qc: QueryClient): Promise<unknown> {
   return Promise.all(WORK_KEYS.map((queryKey) => qc.invalidateQueries({ queryKey })));
+}
+
+/**
+ * Shows an order's new status at once in every cached list and on its page, as a live event tells it (the event
+ * carries the status, never the patient): the row repaints without waiting for the refetch that follows, which brings
+ * the rest of the change. Anything but a known status is ignored.
+ */
+export function showOrderStatus(qc: QueryClient, orderCode: string, status: unknown) {
+  if (!ORDER_STATUSES.includes(status as OrderStatus)) return;
+  const next = status as OrderStatus;
+  qc.setQueriesData<Page<OrderSummary>>({ queryKey: orderKeys.lists }, (page) =>
+    page?.list?.some((o) => o.orderCode === orderCode && o.status !== next)
+      ? { ...page, list: page.list.map((o) => (o.orderCode === orderCode ? { ...o, status: next } : o)) }
+      : page,
+  );
+  qc.setQueryData<OrderDetail>(orderKeys.detail(orderCode), (order) =>
+    order && order.status !== next ? { ...order, status: next } : order,
+  );
 }
