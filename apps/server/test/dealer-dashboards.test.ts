@@ -131,6 +131,49 @@ describe("dealer's and OEM's dashboards", () => {
     expect(d.activations.total).toBe(2);
   });
 
+  it('opens each figure as a filter of the scanner list that lists exactly the scanners it counts', async () => {
+    const list = async (s: Side, filter: Record<string, unknown>) => {
+      const res = await h.call('equipment/listEquipment', { token: s.token, body: { pageSize: 100, ...filter } });
+      expect(res.code).toBe(200);
+      expect(res.data.list).toHaveLength(res.data.total);
+      return res.data as { total: number; list: Array<{ status: string; limitType: number }> };
+    };
+    for (const s of [dealer, oem]) {
+      const d = (await dashboard(s)).data;
+      expect((await list(s, {})).total).toBe(d.total);
+      for (const { status: st, count } of d.byStatus) {
+        const rows = await list(s, { status: st });
+        expect(rows.total, st).toBe(count);
+        expect(rows.list.every((r) => r.status === st)).toBe(true);
+      }
+      for (const { limitType, count } of d.byLimitType) {
+        const rows = await list(s, { limitType });
+        expect(rows.total).toBe(count);
+        expect(rows.list.every((r) => r.limitType === limitType)).toBe(true);
+      }
+      expect((await list(s, { activatedThisMonth: true })).total).toBe(d.activatedThisMonth);
+      expect((await list(s, { warrantyEnding: true })).total).toBe(d.warrantyEndingSoon);
+      expect((await list(s, { lowBattery: true })).total).toBe(d.lowBattery);
+      // Filters combine.
+      expect((await list(s, { status: 'Activated', lowBattery: true })).total).toBeLessThanOrEqual(d.lowBattery);
+    }
+    expect((await list(oem, { addedThisMonth: true })).total).toBe(4);
+    // Another dealer's filtered list holds none of them.
+    expect((await list(otherDealer, { status: 'Activated' })).total).toBe(0);
+    // A filter the list does not know is refused, naming the field, and changes nothing.
+    const before = await snapshot(h.db);
+    for (const [field, value] of [
+      ['status', 'Lost'],
+      ['limitType', 4],
+      ['lowBattery', 'sometimes'],
+    ] as const) {
+      const res = await h.call('equipment/listEquipment', { token: dealer.token, body: { [field]: value } });
+      expect(res.status).toBe(400);
+      expect(res.msg).toContain(field);
+    }
+    expect(await snapshot(h.db)).toBe(before);
+  });
+
   it('shows another dealer or OEM none of them', async () => {
     for (const s of [otherDealer, otherOem]) {
       const d = (await dashboard(s, { period: '365d' })).data;

@@ -174,7 +174,24 @@ export const Device = z.object({
   clinicName: z.string().nullable(),
   dealerName: z.string().nullable(),
 });
-export const DeviceListQuery = z.object({ ...zPage, keyword: zText(FIELD_MAX.code).optional() });
+/** A warranty "ends soon" when its date is today or within this many days (the dashboard's figure, the list's filter). */
+export const DEVICE_WARRANTY_ENDING_DAYS = 90;
+/** Battery health below this percentage is worn (the dashboard's figure, the list's filter). */
+export const DEVICE_LOW_BATTERY_PERCENT = 80;
+/**
+ * The scanner list, searched and filtered as the dealer's and OEM's dashboard figures count (each figure opens the
+ * list with its filter). "This month" starts on the first of the month in the caller's timezone.
+ */
+export const DeviceListQuery = z.object({
+  ...zPage,
+  keyword: zText(FIELD_MAX.code).optional(),
+  status: z.enum(DEVICE_STATUSES).optional(),
+  limitType: zIntIn(1, 3).optional(),
+  warrantyEnding: z.boolean().optional(),
+  lowBattery: z.boolean().optional(),
+  activatedThisMonth: z.boolean().optional(),
+  addedThisMonth: z.boolean().optional(),
+});
 export type DeviceListQuery = z.infer<typeof DeviceListQuery>;
 export const DeviceListResult = z.object({ total: z.number(), list: z.array(Device) });
 /** Limit type 1: the laboratories a device's clinic designates; limit type 2: those its OEM certifies. */

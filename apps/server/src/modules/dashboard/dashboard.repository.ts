@@ -1,4 +1,4 @@
-import { OrgType, type CaseStatus } from '@portal/contracts';
+import { DEVICE_LOW_BATTERY_PERCENT, DEVICE_WARRANTY_ENDING_DAYS, OrgType, type CaseStatus } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 /** Which side of orders the organization is on (as the orders module's `sideOf` tells). */
@@ -165,13 +165,13 @@ export const deviceDashboardRepository = {
       `WITH t AS (SELECT (now() AT TIME ZONE $2)::date AS today,
                          date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
        SELECT count(*) FILTER (WHERE d.activated_at >= t.month_start)::int AS activated,
-              count(*) FILTER (WHERE d.warranty_date BETWEEN t.today AND t.today + 90)::int AS warranty,
-              count(*) FILTER (WHERE d.battery_health < 80)::int AS battery,
+              count(*) FILTER (WHERE d.warranty_date BETWEEN t.today AND t.today + $3::int)::int AS warranty,
+              count(*) FILTER (WHERE d.battery_health < $4::int)::int AS battery,
               count(DISTINCT d.clinic_organization_id)::int AS clinics,
               count(*) FILTER (WHERE d.created_at >= t.month_start)::int AS imported
          FROM devices d CROSS JOIN t
         WHERE ${deviceScope(orgType)}`,
-      [org, timezone],
+      [org, timezone, DEVICE_WARRANTY_ENDING_DAYS, DEVICE_LOW_BATTERY_PERCENT],
     );
     return rows[0]!;
   },

@@ -1,4 +1,9 @@
-import { OrgType, type DEVICE_STATUSES } from '@portal/contracts';
+import {
+  DEVICE_LOW_BATTERY_PERCENT,
+  DEVICE_WARRANTY_ENDING_DAYS,
+  OrgType,
+  type DEVICE_STATUSES,
+} from '@portal/contracts';
 import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
@@ -43,6 +48,27 @@ function scope(orgType: number): string {
 /** A serial number's prefix or a part of the scanner's name; no keyword matches every scanner. */
 const KEYWORD = `($2::text IS NULL OR d.serial_number ILIKE $2 || '%' OR d.name ILIKE '%' || $2 || '%')`;
 
+/** The list's filters; null or false: not filtered on. */
+export interface DeviceListFilters {
+  keyword: string | null;
+  status: string | null;
+  limitType: number | null;
+  warrantyEnding: boolean;
+  lowBattery: boolean;
+  activatedThisMonth: boolean;
+  addedThisMonth: boolean;
+}
+
+/** $5 status, $6 limit type, $7–$10 the figures' conditions, $11 the caller's timezone, $12–$13 their thresholds. */
+const TODAY = `(now() AT TIME ZONE $11)::date`;
+const MONTH_START = `(date_trunc('month', now() AT TIME ZONE $11) AT TIME ZONE $11)`;
+const FILTERS = `($5::text IS NULL OR d.status = $5)
+  AND ($6::int IS NULL OR d.limit_type = $6)
+  AND (NOT $7::boolean OR d.warranty_date BETWEEN ${TODAY} AND ${TODAY} + $12::int)
+  AND (NOT $8::boolean OR d.battery_health < $13::int)
+  AND (NOT $9::boolean OR d.activated_at >= ${MONTH_START})
+  AND (NOT $10::boolean OR d.created_at >= ${MONTH_START})`;
+
 export const devicesRepository = {
   /**
    * The demo's scanners (seed.ts): twelve made by the demo OEM, ten sold through the demo dealer, six bound to the
@@ -72,16 +98,38 @@ export const devicesRepository = {
   },
 
   /** A page of the scanners the organization sees, by serial number, and how many there are in all. */
-  async list(db: Queryable, org: { id: number; type: number }, keyword: string | null, limit: number, offset: number) {
+  async list(
+    db: Queryable,
+    org: { id: number; type: number },
+    f: DeviceListFilters,
+    timezone: string,
+    limit: number,
+    offset: number,
+  ) {
+    const where = `${scope(org.type)} AND ${KEYWORD} AND ${FILTERS}`;
     const rows = await db.query<DeviceRow & { total: number }>(
       sqlPageAndTotal(
-        `FROM devices d WHERE ${scope(org.type)} AND ${KEYWORD}`,
+        `FROM devices d WHERE ${where}`,
         `${SELECT}
-          WHERE ${scope(org.type)} AND ${KEYWORD}
+          WHERE ${where}
           ORDER BY d.serial_number
           LIMIT $3 OFFSET $4`,
       ),
-      [org.id, keyword, limit, offset],
+      [
+        org.id,
+        f.keyword,
+        limit,
+        offset,
+        f.status,
+        f.limitType,
+        f.warrantyEnding,
+        f.lowBattery,
+        f.activatedThisMonth,
+        f.addedThisMonth,
+        timezone,
+        DEVICE_WARRANTY_ENDING_DAYS,
+        DEVICE_LOW_BATTERY_PERCENT,
+      ],
     );
     return pageOf(rows);
   },

@@ -136,7 +136,11 @@ export function devicesModule(devices: DevicesService, cases: CasesService): Mod
         async (request) =>
           ok(
             request,
-            await devices.list({ id: request.auth.organizationId, type: request.auth.orgType }, request.body),
+            await devices.list(
+              { id: request.auth.organizationId, type: request.auth.orgType },
+              request.body,
+              request.timezone,
+            ),
           ),
       );
 

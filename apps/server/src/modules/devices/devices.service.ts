@@ -39,11 +39,22 @@ export class DevicesService {
 
   constructor(private readonly db: Db) {}
 
-  async list(org: { id: number; type: number }, q: DeviceListQuery) {
+  /** The scanners in the organization's scope, searched and filtered; "this month" in the caller's `timezone`. */
+  async list(org: { id: number; type: number }, q: DeviceListQuery, timezone: string) {
+    const filters = {
+      keyword: q.keyword ?? null,
+      status: q.status ?? null,
+      limitType: q.limitType ?? null,
+      warrantyEnding: q.warrantyEnding ?? false,
+      lowBattery: q.lowBattery ?? false,
+      activatedThisMonth: q.activatedThisMonth ?? false,
+      addedThisMonth: q.addedThisMonth ?? false,
+    };
     const { total, rows } = await devicesRepository.list(
       this.db,
       org,
-      q.keyword ?? null,
+      filters,
+      timezone,
       q.pageSize,
       (q.pageNum - 1) * q.pageSize,
     );
