@@ -1,11 +1,17 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, Modal, Progress, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, Modal, Progress, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { FIELD_MAX, OrgType } from '@portal/contracts';
+import {
+  DEVICE_LOW_BATTERY_PERCENT,
+  DEVICE_STATUSES,
+  DEVICE_WARRANTY_ENDING_DAYS,
+  FIELD_MAX,
+  OrgType,
+} from '@portal/contracts';
 import { Access, useAccess } from '../../../components/Access';
 import { notify } from '../../../lib/notify';
 import { useListState, useSearchText, usePageInRange } from '../../../lib/listState';
@@ -31,6 +37,10 @@ const STATUS_COLORS: Record<string, string> = {
 /** Limit types (§3 Device): 1 designated laboratories only, 2 laboratories certified by the OEM, 3 unlimited. */
 export const LIMIT_TYPES = { designated: 1, certified: 2, unlimited: 3 } as const;
 const LIMIT_COLORS: Record<number, string> = { 1: 'purple', 2: 'blue', 3: 'default' };
+
+/** The list's yes-or-no filters, one per figure of the dealer's and OEM's dashboard (addedThisMonth: the OEM's). */
+const DEVICE_CONDITIONS = ['warrantyEnding', 'lowBattery', 'activatedThisMonth', 'addedThisMonth'] as const;
+type DeviceCondition = (typeof DEVICE_CONDITIONS)[number];
 
 /**
  * Own space › Scanners: the organization's scanners. Clinics rename and bind (activate) their own;
@@ -179,6 +189,48 @@ export default function DevicesPanel() {
               if (!e.target.value) setQuery((q) => ({ ...q, pageNum: 1, keyword: undefined }));
             }}
             onPressEnter={() => setQuery((q) => ({ ...q, pageNum: 1, keyword: keyword.trim() || undefined }))}
+          />
+          <Select
+            allowClear
+            aria-label={t('status')}
+            placeholder={t('filter.anyStatus')}
+            style={{ minWidth: 170 }}
+            data-testid="device-filter-status"
+            value={query.status}
+            options={DEVICE_STATUSES.map((value) => ({ value, label: t(`statusName.${value}`) }))}
+            onChange={(status?: Device['status']) => setQuery((q) => ({ ...q, pageNum: 1, status }))}
+          />
+          <Select
+            allowClear
+            aria-label={t('limitType')}
+            placeholder={t('filter.anyLimit')}
+            style={{ minWidth: 190 }}
+            data-testid="device-filter-limit"
+            value={query.limitType}
+            options={Object.values(LIMIT_TYPES).map((value) => ({ value, label: t(`limit.${value}`) }))}
+            onChange={(limitType?: number) => setQuery((q) => ({ ...q, pageNum: 1, limitType }))}
+          />
+          <Select<DeviceCondition[]>
+            mode="multiple"
+            allowClear
+            aria-label={t('filter.conditions')}
+            placeholder={t('filter.conditions')}
+            style={{ minWidth: 220 }}
+            data-testid="device-filter-conditions"
+            value={DEVICE_CONDITIONS.filter((c) => query[c])}
+            options={DEVICE_CONDITIONS.filter((c) => c !== 'addedThisMonth' || isOem || query[c]).map((value) => ({
+              value,
+              label: t(`condition.${value}`, {
+                n: value === 'warrantyEnding' ? DEVICE_WARRANTY_ENDING_DAYS : DEVICE_LOW_BATTERY_PERCENT,
+              }),
+            }))}
+            onChange={(chosen) =>
+              setQuery((q) => ({
+                ...q,
+                pageNum: 1,
+                ...Object.fromEntries(DEVICE_CONDITIONS.map((c) => [c, chosen.includes(c) || undefined])),
+              }))
+            }
           />
           {canAssign ? (
             <>
