@@ -6,8 +6,7 @@ import { dashboardKeys } from './keys';
 
 export type { DeviceDashboard };
 /** A dealer's or an OEM's scanners: by status and limit type, this month's figures, activations per day. */
-export const deviceDashboard = (period: DashboardPeriod) =>
-  http.post<DeviceDashboard>('dashboard/devices', { period });
+export const deviceDashboard = (period: DashboardPeriod) => http.post<DeviceDashboard>('dashboard/devices', { period });
 
 export const deviceDashboardQuery = (period: DashboardPeriod) =>
   queryOptions({
