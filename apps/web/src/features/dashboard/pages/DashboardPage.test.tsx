@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import type { IndexDashboard, LineChart, UserInfo } from '@portal/contracts';
+import type { DeviceDashboard, IndexDashboard, LineChart, UserInfo } from '@portal/contracts';
 import { setLanguage } from '../../../lib/i18n';
 import '../../../test/dom-shims';
 import { mockServer, pending } from '../../../test/http-mock';
@@ -32,6 +32,7 @@ const { calls } = mockServer((path, body) => {
   if (path === 'user/indexDashboard') return Promise.resolve(structuredClone(index));
   if (path === 'user/lineChart') return Promise.resolve(chart(period, 1));
   if (path === 'user/acceptOrderLineChart') return Promise.resolve(chart(period, 2));
+  if (path === 'dashboard/devices') return Promise.resolve(devices(period));
   return pending();
 });
 
@@ -94,6 +95,33 @@ function dashboard(side: 'clinic' | 'lab'): IndexDashboard {
           ]
         : [],
     recentOrders: [order('ORD-1', 'accepted'), order('ORD-2', 'pending', null)],
+  };
+}
+
+/** A dealer's (clinics served) or an OEM's (imports this month) scanners, activations over the period. */
+let deviceSide: 'dealer' | 'oem' = 'dealer';
+function devices(period: string): DeviceDashboard {
+  return {
+    total: 12,
+    byStatus: [
+      { status: 'Activated', count: 4 },
+      { status: 'DataTransferring', count: 1 },
+      { status: 'DataTransferred', count: 2 },
+      { status: 'InActiveted', count: 3 },
+      { status: 'Disabled', count: 1 },
+      { status: 'Canceled', count: 1 },
+    ],
+    byLimitType: [
+      { limitType: 1, count: 5 },
+      { limitType: 2, count: 4 },
+      { limitType: 3, count: 3 },
+    ],
+    activatedThisMonth: 2,
+    warrantyEndingSoon: 3,
+    lowBattery: 6,
+    clinicsServed: deviceSide === 'dealer' ? 7 : null,
+    importedThisMonth: deviceSide === 'oem' ? 9 : null,
+    activations: chart(period, 3),
   };
 }
 
@@ -190,5 +218,75 @@ describe('dashboard', () => {
     expect($('dashboard-generic')?.textContent).toContain('OEM administrator');
     expect($('dashboard-generic')?.textContent).not.toContain('role.oemAdmin');
     expect(calls.some((c) => c.path === 'user/indexDashboard')).toBe(false);
+  });
+
+  it("dealer: the welcome card, its scanners' figures linking to the scanner list, activations over the period", async () => {
+    deviceSide = 'dealer';
+    await setLanguage('en', false);
+    signInAs(4, ['device:view'], {}, screensMenu('/own-space'));
+    await render();
+    await waitFor(() => stat('total') && $('dashboard-chart-activations')?.querySelector('[data-testid="trend-line"]'));
+    expect($('dashboard-dealer')).not.toBeNull();
+    // The welcome card stays, above the figures.
+    expect($('dashboard-generic')).not.toBeNull();
+    expect(calls.some((c) => c.path === 'user/indexDashboard')).toBe(false);
+    expect(stat('total')).toBe('12');
+    expect(stat('activatedThisMonth')).toBe('2');
+    expect(stat('warrantyEndingSoon')).toBe('3');
+    expect(stat('lowBattery')).toBe('6');
+    expect(stat('clinicsServed')).toBe('7');
+    expect(stat('importedThisMonth')).toBeUndefined();
+    expect(stat('status-Activated')).toBe('4');
+    expect(stat('status-DataTransferring')).toBe('1');
+    expect(stat('status-DataTransferred')).toBe('2');
+    expect(stat('status-InActiveted')).toBe('3');
+    expect(stat('status-Disabled')).toBe('1');
+    expect(stat('status-Canceled')).toBe('1');
+    expect(stat('limit-1')).toBe('5');
+    expect(stat('limit-2')).toBe('4');
+    expect(stat('limit-3')).toBe('3');
+    // Labels in the language, statuses and limit types named as the scanner list names them.
+    expect($('dashboard-devices-by-status')?.textContent).toContain('Not activated');
+    expect($('dashboard-devices-by-limit')?.textContent).toContain('Designated labs only');
+    // The scanner list filters by serial number or name only: each scanner figure opens it whole; the clinics
+    // served are not scanners, so plain text.
+    for (const key of ['total', 'activatedThisMonth', 'warrantyEndingSoon', 'lowBattery', 'status-Disabled', 'limit-2'])
+      expect($(`dashboard-link-${key}`)?.getAttribute('href'), key).toBe('/own-space?tab=scanners');
+    expect($('dashboard-link-clinicsServed')).toBeNull();
+    expect($('dashboard-chart-activations-total')?.getAttribute('data-total')).toBe(String(chart('30d', 3).total));
+
+    // The period selector asks for the activations of the chosen period.
+    const bodies = () => calls.filter((c) => c.path === 'dashboard/devices').map((c) => c.body);
+    expect(bodies()).toEqual([{ period: '30d' }]);
+    await act(async () => $('dashboard-period-90d')!.click());
+    await waitFor(
+      () =>
+        $('dashboard-chart-activations')!.querySelector('[data-testid="trend-line"]')!.getAttribute('d')!.match(/[ML]/g)
+          ?.length === 90,
+    );
+    expect(bodies()).toEqual([{ period: '30d' }, { period: '90d' }]);
+  });
+
+  it('OEM: imports this month instead of clinics served; a role without the scanner screen gets plain text', async () => {
+    deviceSide = 'oem';
+    signInAs(5, ['device:view']);
+    await render();
+    await waitFor(() => stat('importedThisMonth'));
+    expect($('dashboard-oem')).not.toBeNull();
+    expect($('dashboard-generic')).not.toBeNull();
+    expect(stat('total')).toBe('12');
+    expect(stat('importedThisMonth')).toBe('9');
+    expect(stat('clinicsServed')).toBeUndefined();
+    // No own-space screen in this menu: the figures' titles are text, not links to the no-permission page.
+    expect($('dashboard-link-total')?.tagName).toBe('SPAN');
+    expect(document.querySelector('a[href="/own-space?tab=scanners"]')).toBeNull();
+  });
+
+  it('a dealer without the scanner permission keeps the welcome card alone, asking nothing', async () => {
+    signInAs(4, []);
+    await render();
+    expect($('dashboard-generic')).not.toBeNull();
+    expect($('dashboard-dealer')).toBeNull();
+    expect(calls.some((c) => c.path === 'dashboard/devices')).toBe(false);
   });
 });

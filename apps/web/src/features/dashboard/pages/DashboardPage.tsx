@@ -26,13 +26,14 @@ import { OwnScorecard } from '../../scorecards';
 import { Access } from '../../../components/Access';
 import { indexDashboardQuery, type IndexDashboard } from '../api/indexDashboard';
 import { acceptOrderLineChartQuery, lineChartQuery, type DashboardPeriod, type LineChart } from '../api/lineCharts';
+import { deviceDashboardQuery, type DeviceDashboard } from '../api/deviceDashboard';
 import { roleLabel } from '../../../lib/roles';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { ScreenLink } from '../../../components/ScreenLink';
 import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['dashboard'];
+export const namespaces = ['dashboard', 'devices'];
 
 // The chart is its own chunk, fetched only by the dashboard.
 const TrendChart = lazyChunk(() => import('../components/TrendChart'));
@@ -244,6 +245,36 @@ function ChartCard({
   );
 }
 
+/** The charts' heading and the period they cover, chosen by the user. */
+function ChartHeading({
+  title,
+  period,
+  onChange,
+}: {
+  title: string;
+  period: DashboardPeriod;
+  onChange: (p: DashboardPeriod) => void;
+}) {
+  const { t } = useTranslation('dashboard');
+  return (
+    <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
+      <Typography.Title level={5} style={{ margin: 0 }}>
+        {title}
+      </Typography.Title>
+      <Segmented<DashboardPeriod>
+        data-testid="dashboard-period"
+        aria-label={t('period.label')}
+        value={period}
+        onChange={onChange}
+        options={PERIODS.map((p) => ({
+          value: p,
+          label: <span data-testid={`dashboard-period-${p}`}>{t(`period.${p}`)}</span>,
+        }))}
+      />
+    </Space>
+  );
+}
+
 function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
   const { t } = useTranslation('dashboard');
   const [period, setPeriod] = useState<DashboardPeriod>(DEFAULT_PERIOD);
@@ -283,21 +314,7 @@ function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
             </Col>
           ))}
         </Row>
-        <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-          <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('chart.heading')}
-          </Typography.Title>
-          <Segmented<DashboardPeriod>
-            data-testid="dashboard-period"
-            aria-label={t('period.label')}
-            value={period}
-            onChange={setPeriod}
-            options={PERIODS.map((p) => ({
-              value: p,
-              label: <span data-testid={`dashboard-period-${p}`}>{t(`period.${p}`)}</span>,
-            }))}
-          />
-        </Space>
+        <ChartHeading title={t('chart.heading')} period={period} onChange={setPeriod} />
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>
             <ChartCard
@@ -348,8 +365,8 @@ const EMPTY: IndexDashboard = {
   recentOrders: [],
 };
 
-/** Other organization types (dealers, OEMs, the platform): a welcome card, as before. */
-function GenericDashboard({ user }: { user: UserInfo }) {
+/** The welcome card: who is signed in, for which organization, in which role. */
+function WelcomeCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('layout');
   const type = user.organization.type;
   return (
@@ -367,12 +384,212 @@ function GenericDashboard({ user }: { user: UserInfo }) {
   );
 }
 
-/** Clinic and laboratory variants with counts, charts and recent work; a generic card for other organizations. */
+type DeviceSide = 'dealer' | 'oem';
+
+/**
+ * Where a scanner figure leads: the scanner list of the own space. That list filters by serial number or name only
+ * (deviceListCodec: `device.keyword`), none of these figures' criteria, so every figure opens it whole.
+ */
+export const DEVICE_LIST_PATH = '/own-space?tab=scanners';
+
+/** Scanner statuses in the order the dashboard shows them (contracts' DEVICE_STATUSES; repeated so no schema module is bundled). */
+export const DEVICE_STATUSES = [
+  'Activated',
+  'DataTransferring',
+  'DataTransferred',
+  'InActiveted',
+  'Disabled',
+  'Canceled',
+] as const;
+/** Limit types: 1 designated laboratories only, 2 laboratories certified by the OEM, 3 unlimited. */
+export const LIMIT_TYPES = [1, 2, 3] as const;
+
+interface DeviceStat {
+  key: string;
+  title: string;
+  value: number;
+  /** Whether the figure opens the scanner list (those that count scanners) or stays plain text. */
+  link: boolean;
+}
+
+/** The headline figures of a dealer's or an OEM's scanners, in order. */
+export function deviceStatsFor(side: DeviceSide, d: DeviceDashboard | undefined, t: TFunction): DeviceStat[] {
+  const stats: DeviceStat[] = [
+    { key: 'total', title: t('devices.total'), value: d?.total ?? 0, link: true },
+    {
+      key: 'activatedThisMonth',
+      title: t('devices.activatedThisMonth'),
+      value: d?.activatedThisMonth ?? 0,
+      link: true,
+    },
+    {
+      key: 'warrantyEndingSoon',
+      title: t('devices.warrantyEndingSoon'),
+      value: d?.warrantyEndingSoon ?? 0,
+      link: true,
+    },
+    { key: 'lowBattery', title: t('devices.lowBattery'), value: d?.lowBattery ?? 0, link: true },
+  ];
+  // A dealer counts the clinics its scanners serve (clinics are not rows of the scanner list: plain text);
+  // an OEM the scanners its catalogues added this month.
+  if (side === 'dealer')
+    stats.push({ key: 'clinicsServed', title: t('devices.clinicsServed'), value: d?.clinicsServed ?? 0, link: false });
+  else
+    stats.push({
+      key: 'importedThisMonth',
+      title: t('devices.importedThisMonth'),
+      value: d?.importedThisMonth ?? 0,
+      link: true,
+    });
+  return stats;
+}
+
+function DeviceStatistic({ stat, loading }: { stat: DeviceStat; loading: boolean }) {
+  return (
+    <Statistic
+      title={
+        stat.link ? (
+          <ScreenLink to={DEVICE_LIST_PATH} testId={`dashboard-link-${stat.key}`}>
+            {stat.title}
+          </ScreenLink>
+        ) : (
+          stat.title
+        )
+      }
+      loading={loading}
+      value={stat.value}
+      formatter={(v) => <span data-testid={`dashboard-stat-${stat.key}`}>{Number(v)}</span>}
+    />
+  );
+}
+
+/** A card of figures that break the scanners down (by status, by limit type). */
+function BreakdownCard({
+  testId,
+  title,
+  stats,
+  loading,
+}: {
+  testId: string;
+  title: string;
+  stats: DeviceStat[];
+  loading: boolean;
+}) {
+  return (
+    <Card size="small" title={title} data-testid={testId} style={{ height: '100%' }}>
+      <Row gutter={[16, 16]}>
+        {stats.map((s) => (
+          <Col key={s.key} xs={12} md={8}>
+            <DeviceStatistic stat={s} loading={loading} />
+          </Col>
+        ))}
+      </Row>
+    </Card>
+  );
+}
+
+/**
+ * A dealer's or an OEM's dashboard: the welcome card, then its scanners' figures (each opening the scanner list)
+ * and their activations per day over the chosen period.
+ */
+function DeviceDashboardView({
+  side,
+  user,
+  ...rest
+}: {
+  side: DeviceSide;
+  user: UserInfo;
+  'data-permission'?: string;
+}) {
+  // The scanner list's own names of statuses and limit types.
+  const { t } = useTranslation(['dashboard', 'devices']);
+  const [period, setPeriod] = useState<DashboardPeriod>(DEFAULT_PERIOD);
+  const devices = useQuery(deviceDashboardQuery(period));
+  const d = devices.data;
+  const loading = !d && devices.isFetching;
+  const byStatus: DeviceStat[] = DEVICE_STATUSES.map((status) => ({
+    key: `status-${status}`,
+    title: t(`devices:statusName.${status}`, { defaultValue: status }),
+    value: d?.byStatus.find((r) => r.status === status)?.count ?? 0,
+    link: true,
+  }));
+  const byLimitType: DeviceStat[] = LIMIT_TYPES.map((limitType) => ({
+    key: `limit-${limitType}`,
+    title: t(`devices:limit.${limitType}`, { defaultValue: String(limitType) }),
+    value: d?.byLimitType.find((r) => r.limitType === limitType)?.count ?? 0,
+    link: true,
+  }));
+
+  return (
+    <div data-testid={`dashboard-${side}`} {...rest}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <WelcomeCard user={user} />
+        {devices.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            title={t('loadFailed')}
+            action={
+              <Button size="small" onClick={() => void devices.refetch()}>
+                {t('retry')}
+              </Button>
+            }
+          />
+        ) : null}
+        <Row gutter={[16, 16]}>
+          {deviceStatsFor(side, d, t).map((s) => (
+            <Col key={s.key} xs={12} md={8} xl={{ flex: '20%' }}>
+              <Card size="small" style={{ height: '100%' }}>
+                <DeviceStatistic stat={s} loading={loading} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            <BreakdownCard
+              testId="dashboard-devices-by-status"
+              title={t('devices.byStatus')}
+              stats={byStatus}
+              loading={loading}
+            />
+          </Col>
+          <Col xs={24} xl={12}>
+            <BreakdownCard
+              testId="dashboard-devices-by-limit"
+              title={t('devices.byLimitType')}
+              stats={byLimitType}
+              loading={loading}
+            />
+          </Col>
+        </Row>
+        <ChartHeading title={t('chart.devicesHeading')} period={period} onChange={setPeriod} />
+        <ChartCard
+          testId="dashboard-chart-activations"
+          title={t('chart.activations')}
+          data={d?.activations}
+          loading={devices.isFetching}
+        />
+      </Space>
+    </div>
+  );
+}
+
+/**
+ * Clinic and laboratory variants with counts, charts and recent work; dealers and OEMs who may see scanners get
+ * their scanners' figures under the welcome card; other organizations (the platform) the welcome card alone.
+ */
 export default function DashboardPage() {
   const { user } = useSession();
   if (!user) return null;
   const type = user.organization.type;
   if (type === OrgType.Clinic) return <SideDashboard side="clinic" user={user} />;
   if (type === OrgType.Lab) return <SideDashboard side="lab" user={user} />;
-  return <GenericDashboard user={user} />;
+  if (type === OrgType.Dealer || type === OrgType.Oem)
+    return (
+      <Access permission="device:view" fallback={<WelcomeCard user={user} />}>
+        <DeviceDashboardView side={type === OrgType.Dealer ? 'dealer' : 'oem'} user={user} />
+      </Access>
+    );
+  return <WelcomeCard user={user} />;
 }
