@@ -61,23 +61,31 @@ describe("a dealer's and an OEM's dashboards", () => {
       .poll(() => page.getByTestId('dashboard-chart-activations-total').getAttribute('data-total'))
       .toBe(String(total90));
 
-    // The scanner list filters by serial number or name only, so a figure opens it unfiltered: the tab in the
-    // address, no other parameter, and the dealer's twelve scanners in it (ten a page).
+    // A figure opens the scanner list filtered as it counts: the filter in the address and on screen, and only the
+    // disabled scanners listed, as many as the figure says.
     await page.getByTestId('dashboard-link-status-Disabled').click();
     await page.waitForURL((url) => url.pathname === '/own-space');
-    expect(new URL(page.url()).search).toBe('?tab=scanners');
+    expect(new URL(page.url()).searchParams.get('device.status')).toBe('Disabled');
     await page.getByTestId('device-panel').waitFor();
+    await expect(page.getByTestId('device-filter-status').innerText()).resolves.toContain('Disabled');
     const rows = page.locator('[data-testid^="device-row-"]');
-    await rows.first().waitFor();
-    await expect.poll(() => rows.count()).toBe(10);
-    const disabled = rows.locator('.ant-tag').getByText('Disabled', { exact: true });
-    const firstPage = await disabled.count();
-    await page.locator('.ant-pagination-item-2').click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('device.pageNum')).toBe('2');
-    await expect.poll(() => rows.count()).toBe(2);
-    // Among them the disabled ones the figure counted.
-    expect(firstPage + (await disabled.count())).toBe(statusCount(figures, 'Disabled'));
+    await expect.poll(() => rows.count()).toBe(statusCount(figures, 'Disabled'));
     expect(statusCount(figures, 'Disabled')).toBeGreaterThan(0);
+    expect(await rows.locator('.ant-tag').getByText('Disabled', { exact: true }).count()).toBe(await rows.count());
+
+    // Clearing the filter lists the dealer's twelve scanners again (ten a page).
+    await page.getByTestId('device-filter-status').hover();
+    await page.getByTestId('device-filter-status').locator('.ant-select-clear').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('device.status')).toBeNull();
+    await expect.poll(() => rows.count()).toBe(10);
+
+    // The battery figure: the scanners below 80 %, each showing it.
+    await page.goBack();
+    await page.getByTestId('dashboard-dealer').waitFor();
+    await page.getByTestId('dashboard-link-lowBattery').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('device.lowBattery')).toBe('true');
+    expect(figures.lowBattery).toBeGreaterThan(0);
+    await expect.poll(() => rows.count()).toBe(Math.min(10, figures.lowBattery));
     await context.close();
   });
 
@@ -92,9 +100,12 @@ describe("a dealer's and an OEM's dashboards", () => {
     expect(figures.total).toBeGreaterThanOrEqual(12);
     expect(await stat(page, 'importedThisMonth')).toBe(figures.importedThisMonth);
     expect(await page.getByTestId('dashboard-stat-clinicsServed').count()).toBe(0);
-    await page.getByTestId('dashboard-link-total').click();
-    await page.waitForURL((url) => url.pathname === '/own-space' && url.search === '?tab=scanners');
-    await expect.poll(() => page.locator('[data-testid^="device-row-"]').count()).toBe(10);
+    // This month's imports open the scanners added this month.
+    await page.getByTestId('dashboard-link-importedThisMonth').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('device.addedThisMonth')).toBe('true');
+    await expect
+      .poll(() => page.locator('[data-testid^="device-row-"]').count())
+      .toBe(Math.min(10, figures.importedThisMonth));
     await context.close();
   });
 });

@@ -248,10 +248,18 @@ describe('dashboard', () => {
     // Labels in the language, statuses and limit types named as the scanner list names them.
     expect($('dashboard-devices-by-status')?.textContent).toContain('Not activated');
     expect($('dashboard-devices-by-limit')?.textContent).toContain('Designated labs only');
-    // The scanner list filters by serial number or name only: each scanner figure opens it whole; the clinics
-    // served are not scanners, so plain text.
-    for (const key of ['total', 'activatedThisMonth', 'warrantyEndingSoon', 'lowBattery', 'status-Disabled', 'limit-2'])
-      expect($(`dashboard-link-${key}`)?.getAttribute('href'), key).toBe('/own-space?tab=scanners');
+    // Each scanner figure opens the scanner list filtered as it counts; the clinics served are not scanners, so
+    // plain text.
+    const list = '/own-space?tab=scanners';
+    for (const [key, href] of [
+      ['total', list],
+      ['activatedThisMonth', `${list}&device.activatedThisMonth=true`],
+      ['warrantyEndingSoon', `${list}&device.warrantyEnding=true`],
+      ['lowBattery', `${list}&device.lowBattery=true`],
+      ['status-Disabled', `${list}&device.status=Disabled`],
+      ['limit-2', `${list}&device.limitType=2`],
+    ])
+      expect($(`dashboard-link-${key}`)?.getAttribute('href'), key).toBe(href);
     expect($('dashboard-link-clinicsServed')).toBeNull();
     expect($('dashboard-chart-activations-total')?.getAttribute('data-total')).toBe(String(chart('30d', 3).total));
 

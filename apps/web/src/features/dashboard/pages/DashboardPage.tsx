@@ -387,10 +387,14 @@ function WelcomeCard({ user }: { user: UserInfo }) {
 type DeviceSide = 'dealer' | 'oem';
 
 /**
- * Where a scanner figure leads: the scanner list of the own space. That list filters by serial number or name only
- * (deviceListCodec: `device.keyword`), none of these figures' criteria, so every figure opens it whole.
+ * Where a scanner figure leads: the own space's scanner list, filtered as the figure counts (the list reads its
+ * filters from the address, `device.`-prefixed: deviceListCodec).
  */
-export const DEVICE_LIST_PATH = '/own-space?tab=scanners';
+export const deviceListPath = (filter: Record<string, string | number | boolean> = {}) => {
+  const qs = new URLSearchParams({ tab: 'scanners' });
+  for (const [key, value] of Object.entries(filter)) qs.set(`device.${key}`, String(value));
+  return `/own-space?${qs.toString()}`;
+};
 
 /** Scanner statuses in the order the dashboard shows them (contracts' DEVICE_STATUSES; repeated so no schema module is bundled). */
 export const DEVICE_STATUSES = [
@@ -408,38 +412,43 @@ interface DeviceStat {
   key: string;
   title: string;
   value: number;
-  /** Whether the figure opens the scanner list (those that count scanners) or stays plain text. */
-  link: boolean;
+  /** The filtered scanner list the figure opens (those that count scanners), or null: plain text. */
+  to: string | null;
 }
 
 /** The headline figures of a dealer's or an OEM's scanners, in order. */
 export function deviceStatsFor(side: DeviceSide, d: DeviceDashboard | undefined, t: TFunction): DeviceStat[] {
   const stats: DeviceStat[] = [
-    { key: 'total', title: t('devices.total'), value: d?.total ?? 0, link: true },
+    { key: 'total', title: t('devices.total'), value: d?.total ?? 0, to: deviceListPath() },
     {
       key: 'activatedThisMonth',
       title: t('devices.activatedThisMonth'),
       value: d?.activatedThisMonth ?? 0,
-      link: true,
+      to: deviceListPath({ activatedThisMonth: true }),
     },
     {
       key: 'warrantyEndingSoon',
       title: t('devices.warrantyEndingSoon'),
       value: d?.warrantyEndingSoon ?? 0,
-      link: true,
+      to: deviceListPath({ warrantyEnding: true }),
     },
-    { key: 'lowBattery', title: t('devices.lowBattery'), value: d?.lowBattery ?? 0, link: true },
+    {
+      key: 'lowBattery',
+      title: t('devices.lowBattery'),
+      value: d?.lowBattery ?? 0,
+      to: deviceListPath({ lowBattery: true }),
+    },
   ];
   // A dealer counts the clinics its scanners serve (clinics are not rows of the scanner list: plain text);
   // an OEM the scanners its catalogues added this month.
   if (side === 'dealer')
-    stats.push({ key: 'clinicsServed', title: t('devices.clinicsServed'), value: d?.clinicsServed ?? 0, link: false });
+    stats.push({ key: 'clinicsServed', title: t('devices.clinicsServed'), value: d?.clinicsServed ?? 0, to: null });
   else
     stats.push({
       key: 'importedThisMonth',
       title: t('devices.importedThisMonth'),
       value: d?.importedThisMonth ?? 0,
-      link: true,
+      to: deviceListPath({ addedThisMonth: true }),
     });
   return stats;
 }
@@ -448,8 +457,8 @@ function DeviceStatistic({ stat, loading }: { stat: DeviceStat; loading: boolean
   return (
     <Statistic
       title={
-        stat.link ? (
-          <ScreenLink to={DEVICE_LIST_PATH} testId={`dashboard-link-${stat.key}`}>
+        stat.to ? (
+          <ScreenLink to={stat.to} testId={`dashboard-link-${stat.key}`}>
             {stat.title}
           </ScreenLink>
         ) : (
@@ -511,13 +520,13 @@ function DeviceDashboardView({
     key: `status-${status}`,
     title: t(`devices:statusName.${status}`, { defaultValue: status }),
     value: d?.byStatus.find((r) => r.status === status)?.count ?? 0,
-    link: true,
+    to: deviceListPath({ status }),
   }));
   const byLimitType: DeviceStat[] = LIMIT_TYPES.map((limitType) => ({
     key: `limit-${limitType}`,
     title: t(`devices:limit.${limitType}`, { defaultValue: String(limitType) }),
     value: d?.byLimitType.find((r) => r.limitType === limitType)?.count ?? 0,
-    link: true,
+    to: deviceListPath({ limitType }),
   }));
 
   return (
