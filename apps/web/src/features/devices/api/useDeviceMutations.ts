@@ -7,8 +7,13 @@ import { saveDesignatedLabs } from './designatedLabs';
 import { editDeviceName } from './editDeviceName';
 import { importCatalog, type CatalogImportResult } from './importCatalog';
 import { deviceKeys } from './keys';
+import { dashboardKeys } from '../../dashboard/api/keys';
 
-const refreshDevices = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: deviceKeys.all });
+/** The scanner lists, and the dashboard whose figures count the scanners (dealers', OEMs', clinics'). */
+const refreshDevices = (qc: QueryClient) => {
+  void qc.invalidateQueries({ queryKey: deviceKeys.all });
+  void qc.invalidateQueries({ queryKey: dashboardKeys.all });
+};
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
 /** Renames a scanner; the scanner lists refresh. */
