@@ -35,6 +35,7 @@ import {
   withSafeText,
 } from './platform/http.js';
 import { Mailer } from './platform/mail.js';
+import { OutboxSmsSender, SmppDelivery } from './platform/sms.js';
 import { SessionCache } from './platform/session-cache.js';
 import { newId } from './platform/crypto.js';
 import { WEB_DIST_DIR } from './platform/paths.js';
@@ -103,6 +104,7 @@ import { registerLive } from './modules/live/live.routes.js';
 import { AnnotationsService } from './modules/annotations/annotations.service.js';
 import { chatModule } from './modules/chat/chat.routes.js';
 import { ChatService } from './modules/chat/chat.service.js';
+import { ChatNotices } from './modules/chat/chat-notices.js';
 
 export interface BuildOptions {
   config: Config;
@@ -240,7 +242,10 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     deleteOfCase: (tx: Queryable, caseId: number) => FilesService.deleteOfCase(tx, caseId),
   };
   const cases = new CasesService(db, blobDeletions, caseFiles, app.log);
-  const notifier = new OrderNotifier(db, mailer, config.publicUrl, app.log);
+  // Text messages wait in the outbox; with an SMPP centre configured they are delivered through it.
+  const smsSender = new OutboxSmsSender(config.smpp !== undefined);
+  const smsDelivery = config.smpp ? new SmppDelivery(db, config.smpp, app.log) : undefined;
+  const notifier = new OrderNotifier(db, mailer, config.publicUrl, app.log, smsSender);
   const attachments = new OrderAttachments(
     db,
     store,
@@ -260,6 +265,12 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('abandonedUploads', HOUR, async () => ({ discarded: await uploads.discardAbandoned() }));
   housekeeping.add('blobDeletions', HOUR, async () => ({ deleted: await blobDeletions.sweep() }));
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
+  const chatNotices = new ChatNotices(db, smsSender, config.chatNoticeQuietMinutes, config.appName);
+  housekeeping.add('chatNotices', MINUTE, async () => {
+    const sent = await chatNotices.run();
+    return { ...sent, texted: (await smsDelivery?.deliverPending()) ?? 0 };
+  });
+  if (smsDelivery) housekeeping.add('smsDelivery', MINUTE, async () => ({ sent: await smsDelivery.deliverPending() }));
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
   housekeeping.add('eventsCleanup', HOUR, async () => ({ removed: await events.cleanup() }));

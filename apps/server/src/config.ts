@@ -25,6 +25,9 @@ const EnvSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  SMPP_URL: url(['smpp:', 'ssmpp:']).optional(),
+  SMPP_SOURCE_ADDR: z.string().min(1).max(20).default('Portal'),
+  CHAT_NOTICE_QUIET_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   MAIL_FROM: z
     .string()
     .regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"')
@@ -77,6 +80,10 @@ export interface Config {
   publicUrl: string;
   region: (typeof REGIONS)[number];
   smtpUrl?: string;
+  /** The SMPP centre text messages go through; without it they stay in the outbox. */
+  smpp?: { url: string; sourceAddr: string };
+  /** How long a chat message stays unread before its reader is told by station letter or SMS. */
+  chatNoticeQuietMinutes: number;
   mailFrom: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -149,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     publicUrl,
     region: e.REGION,
     smtpUrl: e.SMTP_URL,
+    smpp: e.SMPP_URL ? { url: e.SMPP_URL, sourceAddr: e.SMPP_SOURCE_ADDR } : undefined,
+    chatNoticeQuietMinutes: e.CHAT_NOTICE_QUIET_MINUTES,
     mailFrom: e.MAIL_FROM,
     jwtSecret,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,

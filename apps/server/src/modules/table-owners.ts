@@ -96,6 +96,9 @@ export const TABLE_OWNERS = {
   chat_messages: 'chat',
   chat_attachments: 'chat',
   chat_reads: 'chat',
+  // 0038_chat_notices
+  /** Who has a live socket open, as each process's heartbeat marks it (online: no chat notices). */
+  live_presence: 'live',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

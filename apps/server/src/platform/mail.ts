@@ -123,7 +123,7 @@ export class Mailer {
   async retryFailed(): Promise<number> {
     if (!this.transport) return 0;
     const rows = await this.db.query<{ id: number; to_address: string; subject: string; body_text: string }>(
-      `SELECT id, to_address, subject, body_text FROM mail_outbox WHERE status IN ('pending', 'failed') AND attempts < $1 AND created_at < now() - interval '30 seconds' ORDER BY id LIMIT 50`,
+      `SELECT id, to_address, subject, body_text FROM mail_outbox WHERE status IN ('pending', 'failed') AND to_address NOT LIKE 'sms:%' AND attempts < $1 AND created_at < now() - interval '30 seconds' ORDER BY id LIMIT 50`,
       [MAX_ATTEMPTS],
     );
     for (const r of rows) await this.deliver(Number(r.id), r.to_address, r.subject, r.body_text);

@@ -32,8 +32,9 @@ export type SendMsgBody = z.infer<typeof SendMsgBody>;
 export const SysMsg = z.object({
   id: z.number(),
   msgType: z.number(),
-  /** The order it is about. */
+  /** The order it is about, or the chat conversation (`subject` says which). */
   code: z.string(),
+  subject: z.enum(['order', 'chat']),
   title: z.string(),
   content: z.string(),
   read: z.boolean(),

@@ -1,3 +1,4 @@
+import { PERMISSION_WILDCARD } from '@portal/contracts';
 import type { Queryable } from '../../platform/db.js';
 
 export interface ConversationRow {
@@ -248,5 +249,63 @@ export const chatRepository = {
       [orgId, code],
     );
     return row;
+  },
+
+  /**
+   * Who should now be told of unread messages: per member holding `chat:view` (`$4`, or the wildcard `$5`) of an
+   * organization in the conversation, the other side's messages after their read mark and after what they were last
+   * told of, the oldest of them older than the quiet period (`$1` seconds); not while they are online (a heartbeat
+   * newer than `$2` seconds). At most `$3` rows.
+   */
+  async noticesDue(db: Queryable, quietSeconds: number, onlineSeconds: number, limit: number) {
+    return db.query<{
+      conversation_id: number;
+      code: string;
+      user_id: number;
+      organization_id: number;
+      language: string;
+      phone: string | null;
+      receive: 'station' | 'sms';
+      other_name: string;
+      unread: number;
+      newest: number;
+    }>(
+      `SELECT c.id AS conversation_id, c.code, u.id AS user_id, u.organization_id, u.language, u.phone, u.msg_receive_type AS receive,
+              other.name AS other_name, count(*)::int AS unread, max(m.id)::int8 AS newest
+         FROM chat_conversations c
+         JOIN users u ON u.organization_id IN (c.first_organization_id, c.second_organization_id)
+         JOIN organizations own ON own.id = u.organization_id AND own.status = 1
+         JOIN organizations other
+           ON other.id = CASE WHEN u.organization_id = c.first_organization_id
+                              THEN c.second_organization_id ELSE c.first_organization_id END
+         JOIN chat_messages m ON m.conversation_id = c.id AND m.sender_organization_id = other.id
+         LEFT JOIN chat_reads r ON r.conversation_id = c.id AND r.user_id = u.id
+        WHERE u.status = 1
+          AND m.id > greatest(coalesce(r.last_read_message_id, 0), coalesce(r.noticed_message_id, 0))
+          AND NOT EXISTS (SELECT 1 FROM live_presence lp
+                           WHERE lp.user_id = u.id AND lp.seen_at > now() - make_interval(secs => $2))
+          AND EXISTS (SELECT 1 FROM role_menus rm JOIN menus mn ON mn.id = rm.menu_id
+                       WHERE rm.role_id = u.role_id AND ($4 = ANY (mn.api_permissions) OR $5 = ANY (mn.api_permissions)))
+        GROUP BY c.id, c.code, u.id, u.organization_id, u.language, u.phone, u.msg_receive_type, other.name
+       HAVING min(m.created_at) < now() - make_interval(secs => $1)
+        ORDER BY c.id, u.id
+        LIMIT $3`,
+      [quietSeconds, onlineSeconds, limit, 'chat:view', PERMISSION_WILDCARD],
+    );
+  },
+  /**
+   * Records that the user was told of the messages up to `newest`, unless another process did first: answers
+   * whether this call did (the notice is then theirs to send, in the same transaction).
+   */
+  async claimNotice(tx: Queryable, conversationId: number, userId: number, newest: number) {
+    const rows = await tx.query(
+      `INSERT INTO chat_reads (conversation_id, user_id, last_read_message_id, noticed_message_id, read_at)
+       VALUES ($1, $2, 0, $3, now())
+       ON CONFLICT (conversation_id, user_id) DO UPDATE SET noticed_message_id = $3
+        WHERE coalesce(chat_reads.noticed_message_id, 0) < $3
+       RETURNING 1`,
+      [conversationId, userId, newest],
+    );
+    return rows.length > 0;
   },
 };

@@ -227,6 +227,7 @@ export class LiveHub {
     let set = this.byOrganization.get(member.organizationId);
     if (!set) this.byOrganization.set(member.organizationId, (set = new Set()));
     set.add(client);
+    this.markPresent([member.userId]);
     await this.resume(client, message.after);
   }
 
@@ -372,7 +373,15 @@ export class LiveHub {
     }
   }
 
+  /** Marks the users with an authenticated socket here as online (chat notices wait while they are). */
+  private markPresent(userIds: number[]) {
+    void liveRepository
+      .markPresent(this.deps.db, [...new Set(userIds)])
+      .catch((err: unknown) => this.log.warn({ err }, 'live: marking presence failed'));
+  }
+
   private beat() {
+    this.markPresent([...this.clients].flatMap((c) => (c.member ? [c.member.userId] : [])));
     for (const client of this.clients) {
       if (!client.alive) {
         client.ws.terminate();

@@ -7,18 +7,28 @@ export interface NotificationRow {
   params: Record<string, string> | string;
   read_at: Date | null;
   created_at: Date;
+  /** The order's code, or the conversation's for a chat notice. */
   code: string;
-  case_name: string;
-  clinic_name: string;
-  lab_name: string;
+  subject: 'order' | 'chat';
+  case_name: string | null;
+  clinic_name: string | null;
+  lab_name: string | null;
   tracking_number: string | null;
 }
 
-/** A user's notifications ($1) with the order, case and organizations their text names; `where` narrows them. */
+/**
+ * A user's notifications ($1) with what their text names: the order, its case and organizations, or the chat
+ * conversation of a chat notice; `where` narrows them.
+ */
 function notifications(where: string) {
-  return `SELECT n.id, n.msg_type, n.event, n.params, n.read_at, n.created_at, o.code, o.tracking_number, c.name AS case_name, co.name AS clinic_name, lo.name AS lab_name
-      FROM notifications n JOIN orders o ON o.id = n.order_id JOIN cases c ON c.id = o.case_id
-      JOIN organizations co ON co.id = o.clinic_organization_id JOIN organizations lo ON lo.id = o.lab_organization_id
+  return `SELECT n.id, n.msg_type, n.event, n.params, n.read_at, n.created_at,
+                 coalesce(o.code, cv.code) AS code, CASE WHEN n.order_id IS NULL THEN 'chat' ELSE 'order' END AS subject,
+                 o.tracking_number, c.name AS case_name, co.name AS clinic_name, lo.name AS lab_name
+      FROM notifications n
+      LEFT JOIN orders o ON o.id = n.order_id LEFT JOIN cases c ON c.id = o.case_id
+      LEFT JOIN organizations co ON co.id = o.clinic_organization_id
+      LEFT JOIN organizations lo ON lo.id = o.lab_organization_id
+      LEFT JOIN chat_conversations cv ON cv.id = n.conversation_id
      WHERE n.user_id = $1 ${where}`;
 }
 

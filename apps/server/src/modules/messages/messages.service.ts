@@ -106,6 +106,7 @@ export class MessagesService {
       id: Number(r.id),
       msgType: r.msg_type,
       code: r.code,
+      subject: r.subject,
       ...renderNotice(lang, r.event, r, params),
       read: r.read_at !== null,
       createdAt: new Date(r.created_at).toISOString(),

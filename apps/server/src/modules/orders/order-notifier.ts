@@ -25,12 +25,17 @@ export type OrderNotice =
 const MAIL_LIST_MAX = 20;
 
 /** The words of a notice about one order, in a language. */
-export function renderNotice(lang: string, event: string, o: NoticeOrder, params: Record<string, string>) {
+export function renderNotice(
+  lang: string,
+  event: string,
+  o: { [K in keyof NoticeOrder]: NoticeOrder[K] | null },
+  params: Record<string, string>,
+) {
   const p = {
-    order: o.code,
-    case: o.case_name,
-    clinic: o.clinic_name,
-    lab: o.lab_name,
+    order: o.code ?? '',
+    case: o.case_name ?? '',
+    clinic: o.clinic_name ?? '',
+    lab: o.lab_name ?? '',
     tracking: o.tracking_number ?? '',
     ...params,
   };
@@ -45,6 +50,11 @@ export function renderNotice(lang: string, event: string, o: NoticeOrder, params
  * outbox, so a crash between the change and the mail delays the mail (`mailLeftBehind`) instead of losing it.
  */
 export class OrderNotifier {
+  /** A station letter about a chat conversation's unread messages, written in the caller's transaction. */
+  static chatLetter(tx: Queryable, userId: number, conversationId: number, params: Record<string, string | number>) {
+    return noticesRepository.insertChatLetter(tx, userId, conversationId, params);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer,

@@ -659,6 +659,13 @@ export const noticesRepository = {
     );
   },
   /** The active users of the other side who chose text messages and have a phone number, with each order, by user. */
+  /** A station letter about a chat conversation (message type 2, event `chat`): the chat's unread messages. */
+  async insertChatLetter(tx: Queryable, userId: number, conversationId: number, params: Record<string, unknown>) {
+    await tx.query(
+      `INSERT INTO notifications (user_id, msg_type, conversation_id, event, params) VALUES ($1, 2, $2, 'chat', $3)`,
+      [userId, conversationId, JSON.stringify(params)],
+    );
+  },
   async textRecipients(db: Queryable, orderIds: number[], actorOrgId: number) {
     return db.query<NoticeOrder & { user_id: number; phone: string; language: string }>(
       `SELECT u.id AS user_id, u.phone, u.language, o.code, o.tracking_number, c.name AS case_name,

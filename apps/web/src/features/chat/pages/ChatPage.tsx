@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Card, Empty, Input, List, Select, Space, Tag, Typography } from 'antd';
 import notification from 'antd/es/notification';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CHAT_LIMITS, CHAT_POPUP_MS, type ChatMessage, type ChatRef, type OrderAttachment } from '@portal/contracts';
 import { Access } from '../../../components/Access';
@@ -35,7 +35,13 @@ const refPath = (r: ChatRef) =>
 export default function ChatPage() {
   const { t } = useTranslation('chat');
   const { user } = useSession();
-  const [selected, setSelected] = useState<string | null>(null);
+  // A chat notice opens its conversation: `?conversation=<code>`.
+  const [params] = useSearchParams();
+  const asked = params.get('conversation');
+  const [selected, setSelected] = useState<string | null>(asked);
+  useEffect(() => {
+    if (asked) setSelected(asked);
+  }, [asked]);
   const [typing, setTyping] = useState<{ code: string; name: string; until: number } | null>(null);
   const [popup, holder] = notification.useNotification({ placement: 'topRight', maxCount: 3 });
   const conversations = useQuery({ queryKey: chatKeys.conversations, queryFn: listConversations });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { SysMsg } from '@portal/contracts';
 import { dashboardKeys } from '../../dashboard/api/keys';
-import { orderDetailPath } from '../lib/paths';
+import { chatConversationPath, orderDetailPath } from '../lib/paths';
 import { notificationKeys } from './keys';
 import { readMsg, type ReadMsgBody } from './readMsg';
 
@@ -20,7 +20,7 @@ export function useReadMsg(onDone?: () => void) {
 }
 
 /**
- * Opening a notification: it becomes read (when it was not) and its order opens. Resolves once the
+ * Opening a notification: it becomes read (when it was not) and its order opens (a chat notice: its conversation). Resolves once the
  * navigation is done, so a drawer closes after it (its back-button entry is then left alone).
  */
 export function useOpenNotification() {
@@ -28,6 +28,6 @@ export function useOpenNotification() {
   const read = useReadMsg();
   return async (msg: SysMsg): Promise<void> => {
     if (!msg.read) read.mutate({ ids: [msg.id] });
-    await navigate(orderDetailPath(msg.code));
+    await navigate(msg.subject === 'chat' ? chatConversationPath(msg.code) : orderDetailPath(msg.code));
   };
 }

@@ -29,6 +29,7 @@ const msg = (id: number, p: Partial<SysMsg> = {}): SysMsg => ({
   id,
   msgType: 5,
   code: `ORD-${id}`,
+  subject: 'order',
   title: `Order ORD-${id} accepted`,
   content: `The laboratory accepted order ORD-${id}.`,
   read: false,
