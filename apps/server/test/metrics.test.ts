@@ -143,6 +143,28 @@ describe('metrics on the main port behind a bearer token', () => {
   });
 });
 
+describe('metrics on a port of their own', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ METRICS_PORT: '9464', METRICS_TOKEN: TOKEN });
+  });
+  afterAll(() => h.close());
+
+  it('serves only /metrics there, with the token when one is set, and nothing on the main port', async () => {
+    // The port itself is opened by main.ts after the app listens; here on a free one.
+    const { port } = await h.app.metrics!.listen(0, '127.0.0.1', TOKEN);
+    const url = `http://127.0.0.1:${port}`;
+    const authorization = `Bearer ${TOKEN}`;
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const ok = await fetch(`${url}/metrics`, { headers: { authorization } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('portal_http_request_duration_seconds');
+    expect((await fetch(`${url}/metrics/x`, { headers: { authorization } })).status).toBe(404);
+    expect((await fetch(`${url}/metrics`, { method: 'POST', headers: { authorization } })).status).toBe(405);
+    expect((await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization } })).statusCode).toBe(404);
+  });
+});
+
 describe('metrics switched off', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -300,6 +322,12 @@ describe.skipIf(noPrometheus)('a real Prometheus scraping the built server', () 
       const loaded = rules.data.groups.flatMap((g) => g.rules);
       expect(loaded.map((r) => r.name)).toContain('PortalTargetDown');
       expect(loaded.filter((r) => r.state === 'firing').map((r) => r.name)).toEqual([]);
+
+      // Prometheus keeps its scrape connection open: the server still stops at once, and cleanly.
+      const started = Date.now();
+      await server.stop();
+      expect(server.child.exitCode).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await db.drop();
     }
