@@ -69,7 +69,13 @@ const EnvSchema = z.object({
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
+
+/** Addresses only this machine reaches: metrics may be served there without a token. */
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -123,6 +129,11 @@ export interface Config {
   jobLeaseSeconds: number;
   /** How long a stopping server waits for requests in flight before it cuts their connections. */
   shutdownGraceSeconds: number;
+  /**
+   * Prometheus metrics (docs/operations.md, "Metrics"): on a port of their own, or at /metrics on the main port behind
+   * a bearer token; off (undefined) when neither METRICS_PORT nor METRICS_TOKEN is set.
+   */
+  metrics?: { port?: number; host: string; token?: string };
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   const jwtSecret =
     e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (e.METRICS_PORT !== undefined && !e.METRICS_TOKEN && !LOOPBACK.test(e.METRICS_HOST))
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_TOKEN: required when METRICS_HOST is not a loopback address (127.0.0.1, ::1)',
+    );
   if (e.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
     if (missing.length)
@@ -196,6 +211,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    metrics:
+      e.METRICS_PORT !== undefined || e.METRICS_TOKEN
+        ? { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN }
+        : undefined,
   };
 }
 
