@@ -76,7 +76,8 @@ export function checkWebhookUrl(raw: string, policy: AddressPolicy): string {
   if (ipaddr.isValid(host)) {
     const refused = refusedAddress(host, policy);
     if (refused) throw new AddressRefused(refused, host);
-    if (url.protocol === 'http:' && ipaddr.process(host).range() !== 'loopback') throw new AddressRefused('scheme', 'http:');
+    if (url.protocol === 'http:' && ipaddr.process(host).range() !== 'loopback')
+      throw new AddressRefused('scheme', 'http:');
   } else {
     const name = host.toLowerCase().replace(/\.$/, '');
     if (!policy.allowLoopback && (name === 'localhost' || name.endsWith('.localhost')))
@@ -96,7 +97,7 @@ export function pinnedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
-      const list = addresses as LookupAddress[];
+      const list = addresses;
       if (!list.length) return callback(new AddressRefused('unresolvable', hostname), '', 4);
       for (const a of list) {
         const refused = refusedAddress(a.address, policy);

@@ -160,7 +160,9 @@ export const webhooksRepository = {
 
   /** The enabled endpoints, for the dispatcher. */
   async enabledIds(db: Queryable): Promise<number[]> {
-    const rows = await db.query<{ id: number }>(`SELECT id::int8 AS id FROM webhook_endpoints WHERE enabled ORDER BY id`);
+    const rows = await db.query<{ id: number }>(
+      `SELECT id::int8 AS id FROM webhook_endpoints WHERE enabled ORDER BY id`,
+    );
     return rows.map((r) => Number(r.id));
   },
 
