@@ -90,11 +90,13 @@ export const webhooksRepository = {
     return row;
   },
 
-  /** The last position given to an event (the cursor a new or re-enabled endpoint starts from). */
+  /**
+   * The highest position of a committed event (the cursor a new or re-enabled endpoint starts from, and how far the
+   * dispatcher reads). Not the sequence's last value: a position giver that has not committed yet has taken numbers
+   * from it, and a cursor moved past them would skip its events.
+   */
   async lastEventPosition(db: Queryable): Promise<number> {
-    const [row] = await db.query<{ last: number }>(
-      `SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::int8 AS last FROM event_positions`,
-    );
+    const [row] = await db.query<{ last: number }>(`SELECT coalesce(max(position), 0)::int8 AS last FROM events`);
     return Number(row?.last ?? 0);
   },
 
