@@ -106,6 +106,8 @@ import { AnnotationsService } from './modules/annotations/annotations.service.js
 import { chatModule } from './modules/chat/chat.routes.js';
 import { ChatService } from './modules/chat/chat.service.js';
 import { ChatNotices } from './modules/chat/chat-notices.js';
+import { webhooksModule } from './modules/webhooks/webhooks.routes.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -292,6 +294,19 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
   housekeeping.add('eventsCleanup', HOUR, async () => ({ removed: await events.cleanup() }));
+  // Webhooks: deliveries wait on receivers for up to 15 s, so they have a queue runner of their own (the same table).
+  const webhookJobs = new Jobs(db, app.log, { leaseMs: config.jobLeaseSeconds * 1000, concurrency: 4 });
+  const webhooks = new WebhooksService(db, webhookJobs, mailer, config, app.log);
+  const stopWebhookDispatch = events.subscribe(
+    () => void webhooks.dispatch().catch((err) => app.log.error({ err }, 'webhooks: dispatch failed')),
+  );
+  app.addHook('onClose', async () => {
+    stopWebhookDispatch();
+    await webhookJobs.stop();
+  });
+  app.decorate('webhooks', webhooks);
+  housekeeping.add('webhookDispatch', MINUTE, async () => ({ made: await webhooks.dispatch() }));
+  housekeeping.add('webhookDeliveriesCleanup', HOUR, async () => ({ removed: await webhooks.cleanup() }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
@@ -338,6 +353,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     reportsModule(reports),
     annotationsModule(new AnnotationsService(db, cases, orders)),
     chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), hub),
+    webhooksModule(webhooks),
   ];
   await app.register(
     async (api) => {
@@ -455,5 +471,6 @@ declare module 'fastify' {
     live: LiveHub;
     /** Set when metrics are configured (METRICS_PORT or METRICS_TOKEN). */
     metrics: Metrics | undefined;
+    webhooks: WebhooksService;
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -33,6 +33,8 @@ const EnvSchema = z.object({
     .regex(/^(.+<[^@\s]+@[^@\s]+>|[^@\s]+@[^@\s]+)$/, 'must be an email address or "Name <address>"')
     .default('Dental Portal <no-reply@localhost>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
@@ -92,6 +94,11 @@ export interface Config {
   chatNoticeQuietMinutes: number;
   mailFrom: string;
   jwtSecret: string;
+  /**
+   * Webhooks: the key their signing secrets are sealed under (derived from the token-signing secret when not given),
+   * and whether endpoints may be plain http on the loopback address (tests and local development only).
+   */
+  webhooks: { secretKey: string; allowLoopback: boolean };
   accessTokenTtlSeconds: number;
   /** How long a process may hold a session in memory between change notifications (0 = never). */
   sessionCacheSeconds: number;
@@ -175,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     chatNoticeQuietMinutes: e.CHAT_NOTICE_QUIET_MINUTES,
     mailFrom: e.MAIL_FROM,
     jwtSecret,
+    webhooks: {
+      secretKey: e.WEBHOOK_SECRET_KEY ?? createHmac('sha256', jwtSecret).update('portal:webhook-secrets').digest('hex'),
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    },
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     demoPassword: e.DEMO_PASSWORD,

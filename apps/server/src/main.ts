@@ -51,6 +51,7 @@ export async function main() {
   }
 
   app.platform.jobs.start();
+  app.webhooks.jobs.start();
   app.housekeeping.start();
 
   const where = config.databaseUrl

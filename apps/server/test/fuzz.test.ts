@@ -102,6 +102,7 @@ const SPECIAL: Record<
   catalogueDeleteProduct: { reason: 'removes products other calls use', last: true },
   shareRevoke: { reason: 'ends the share links the public share calls use', last: true },
   caseAnnotationDelete: { reason: 'removes the annotations the annotation calls use', last: true },
+  webhookDelete: { reason: 'removes the endpoints the webhook calls use', last: true },
   // Calls that send mail need nothing special: without SMTP_URL mail is only written to the outbox table.
 };
 
@@ -221,6 +222,24 @@ beforeAll(async () => {
     });
     snapshotCodes.push(shot.json<{ data: { code: string } }>().data.code);
   }
+  // A webhook endpoint of each pair's clinic and laboratory with a delivery, so the webhook calls have real ones.
+  for (const pair of w.pairs) {
+    for (const o of [pair.clinic, pair.lab]) {
+      const made = await h.call('webhook/create', {
+        token: o.token,
+        body: { url: `https://hooks.example.com/${o.label}`, events: ['order.status', 'case.created'] },
+      });
+      const endpointCode = made.data.endpoint.endpointCode as string;
+      endpointCodes.push(endpointCode);
+      const code = `whd${randomBytes(4).toString('hex')}`;
+      await h.db.query(
+        `INSERT INTO webhook_deliveries (code, endpoint_id, message_id, event_type, payload, status, attempts)
+         SELECT $1, id, $2, 'order.status', '{}', 'failed', 1 FROM webhook_endpoints WHERE code = $3`,
+        [code, `msg_${code}`, endpointCode],
+      );
+      deliveryCodes.push(code);
+    }
+  }
   // A reset link of a member, so the reset calls have a real one to use.
   await h.call('user/forgetPass', { body: { account: members.get('clinic')!.account } });
 }, 120_000);
@@ -297,6 +316,9 @@ function pools(operationId?: string): Pools {
     appCode: appCodes,
     conversationCode: conversationCodes,
     clientId: ['fuzz-client-0001', 'fuzz-client-0002'],
+    endpointCode: endpointCodes,
+    deliveryCode: deliveryCodes,
+    url: ['https://hooks.example.com/fuzz', 'https://10.0.0.1/hook', 'https://2130706433/', 'http://example.com/'],
   };
   values.roleCodes = values.roleCode!;
   values.userCodes = values.userCode!;
@@ -324,6 +346,8 @@ const contactCodes: string[] = [];
 const verifyCodes: string[] = [];
 const appCodes: string[] = [];
 const conversationCodes: string[] = [];
+const endpointCodes: string[] = [];
+const deliveryCodes: string[] = [];
 let signs: string[] = [];
 
 /** What only pair B may see: its orders, cases, files, messages, exports, dentists, patients and tokens. */

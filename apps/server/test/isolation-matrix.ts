@@ -220,6 +220,31 @@ async function freshSnapshot(w: World) {
   return { reportCode, snapshotCode: res.json<{ data: { code: string } }>().data.code };
 }
 
+/** An https endpoint of clinic A (one per world; `fresh` for a call that removes it). */
+const endpoints = new WeakMap<World, string>();
+async function endpointOf(w: World, fresh = false) {
+  const known = endpoints.get(w);
+  if (known && !fresh) return known;
+  const made = await w.h.call('webhook/create', {
+    token: a(w).clinic.token,
+    body: { url: 'https://hooks.example.com/matrix', events: ['order.status'] },
+  });
+  const code = made.data.endpoint.endpointCode as string;
+  if (!fresh) endpoints.set(w, code);
+  return code;
+}
+
+/** A delivery to clinic A's endpoint (written as the dispatcher would; the matrix runs no delivery jobs). */
+async function webhookDeliveryOf(w: World) {
+  const code = `whd${randomBytes(4).toString('hex')}`;
+  await w.h.db.query(
+    `INSERT INTO webhook_deliveries (code, endpoint_id, message_id, event_type, payload, status, attempts)
+     SELECT $1, id, $2, 'order.status', '{}', 'failed', 1 FROM webhook_endpoints WHERE code = $3`,
+    [code, `msg_${code}`, await endpointOf(w)],
+  );
+  return code;
+}
+
 /** The conversation of pair A's partnership (made when clinic A first lists its conversations). */
 async function chatOf(w: World) {
   const res = await w.h.call('chat/conversations', { token: a(w).clinic.token });
@@ -1201,6 +1226,43 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
         request: post('order/marginLine/delete', { orderCode: a(w).orderCode, tooth: CROWN.number }),
       };
     },
+  },
+  webhookList: { callers: PRIVATE, note: "the caller's own endpoints", probe: () => post('webhook/list') },
+  webhookCreate: { callers: PRIVATE },
+  webhookEdit: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('webhook/edit', { endpointCode: await endpointOf(w), description: 'Matrix' }),
+    }),
+  },
+  webhookDelete: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('webhook/delete', { endpointCode: await endpointOf(w, true) }),
+    }),
+  },
+  webhookRotateSecret: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('webhook/rotateSecret', { endpointCode: await endpointOf(w) }),
+    }),
+  },
+  webhookDeliveries: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('webhook/deliveries', { endpointCode: await endpointOf(w) }),
+    }),
+  },
+  webhookReplay: {
+    callers: PRIVATE,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('webhook/replay', { deliveryCode: await webhookDeliveryOf(w) }),
+    }),
   },
 };
 

@@ -217,6 +217,7 @@ describe('menus and permissions', () => {
       'share:manage',
       'user:edit',
       'user:view',
+      'webhook:manage',
     ]);
     const dealer = await createUser(h.db, { orgType: OrgType.Dealer });
     const d = await h.call('permission/listUserMenu', { token: (await login(h, dealer.account)).accessToken });

@@ -43,5 +43,7 @@ export const Permission = {
   ChatView: 'chat:view',
   ChatSend: 'chat:send',
   ChatExport: 'chat:export',
+  /** Webhooks (docs/product-decisions.md, "Webhooks"): the organization's endpoints, their secrets and deliveries. */
+  WebhookManage: 'webhook:manage',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

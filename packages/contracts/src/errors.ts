@@ -81,6 +81,8 @@ export const ERRORS = {
   ORDER_THREAD_READ_ONLY: { code: 2088, status: 409, key: 'orderThreadReadOnly' },
   ORDER_SCANS_UNAVAILABLE: { code: 2089, status: 403, key: 'orderScansUnavailable' },
   CHAT_READ_ONLY: { code: 2090, status: 409, key: 'chatReadOnly' },
+  WEBHOOK_URL_REFUSED: { code: 2091, status: 400, key: 'webhookUrlRefused' },
+  WEBHOOK_LIMIT: { code: 2092, status: 409, key: 'webhookLimit' },
   ORDER_REMAKE_NOT_ALLOWED: { code: 2058, status: 409, key: 'orderRemakeNotAllowed' },
   ORDER_REMAKE_EXISTS: { code: 2059, status: 409, key: 'orderRemakeExists' },
   ACCOUNT_ALREADY_RENAMED: { code: 2070, status: 409, key: 'accountAlreadyRenamed' },

@@ -27,3 +27,4 @@ export * from './api/shares.js';
 export * from './api/software.js';
 export * from './api/reports.js';
 export * from './api/annotations.js';
+export * from './api/webhooks.js';

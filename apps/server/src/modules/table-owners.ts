@@ -99,6 +99,10 @@ export const TABLE_OWNERS = {
   // 0038_chat_notices
   /** Who has a live socket open, as each process's heartbeat marks it (online: no chat notices). */
   live_presence: 'live',
+  // 0039_webhooks
+  webhook_endpoints: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  webhook_attempts: 'webhooks',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

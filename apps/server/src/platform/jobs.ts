@@ -45,11 +45,14 @@ export class Jobs {
 
   /**
    * Adds a job. Given the caller's transaction, the job exists exactly when what it works on does; call `wakeUp`
-   * after the commit so it starts at once.
+   * after the commit so it starts at once. A delay makes it wait that long first (a scheduled retry).
    */
-  async enqueue(kind: string, payload: Record<string, unknown>, tx?: Queryable) {
-    await (tx ?? this.db).query('INSERT INTO jobs (kind, payload) VALUES ($1, $2)', [kind, JSON.stringify(payload)]);
-    if (!tx) this.wakeUp();
+  async enqueue(kind: string, payload: Record<string, unknown>, tx?: Queryable, delayMs = 0) {
+    await (tx ?? this.db).query(
+      `INSERT INTO jobs (kind, payload, run_after) VALUES ($1, $2, now() + make_interval(secs => $3::double precision))`,
+      [kind, JSON.stringify(payload), delayMs / 1000],
+    );
+    if (!tx && delayMs <= 0) this.wakeUp();
   }
 
   /** Looks for work now instead of at the next poll. */
