@@ -151,6 +151,8 @@ describe('text messages', () => {
   let binds: Array<{ system_id: string; password: string }>;
   let server: smpp.Server;
   let port: number;
+  /** The centre refuses the next part with this sequence number of a concatenated message, once. */
+  let refusePart: number | undefined;
   const centre = (password = 'secret', long: 'split' | 'payload' = 'split', p = port) =>
     new SmppDelivery(h.db, { url: `smpp://portal:${password}@127.0.0.1:${p}`, sourceAddr: 'Portal', long }, h.app.log);
   /** A text message waiting in the outbox, as the order notices and the chat notices write them. */
@@ -174,6 +176,11 @@ describe('text messages', () => {
         const payload = pdu.message_payload as Decoded;
         const text = (v: Decoded) => (typeof v === 'string' ? v : (v?.message ?? ''));
         const udh = typeof short === 'object' ? short.udh?.find((u) => u[0] === 0x00) : undefined;
+        if (udh && udh[4] === refusePart) {
+          refusePart = undefined;
+          session.send(pdu.response({ command_status: smpp.ESME_RSYSERR }));
+          return;
+        }
         received.push({
           to: String(pdu.destination_addr),
           from: String(pdu.source_addr),
@@ -192,6 +199,7 @@ describe('text messages', () => {
   beforeEach(() => {
     received = [];
     binds = [];
+    refusePart = undefined;
   });
   afterEach(async () => {
     // Each test leaves nothing for the next one's deliveries.
@@ -285,6 +293,20 @@ describe('text messages', () => {
       [0x08, 2, 2],
     ]);
     expect(joined(received)).toBe(ja);
+
+    // The centre refuses the second part: the message is tried again, and only its second part goes again, with
+    // the first one's reference.
+    received = [];
+    refusePart = 2;
+    await queue('+81312345679', ja);
+    expect(await centre().deliverPending()).toBe(0);
+    expect((await texts('+81312345679'))[0]!.status).toBe('failed');
+    expect(received.map((r) => r.part![2])).toEqual([1]);
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received.map((r) => r.part![2])).toEqual([1, 2]);
+    expect(received[0]!.part![0]).toBe(received[1]!.part![0]);
+    expect(joined(received)).toBe(ja);
+    expect((await texts('+81312345679'))[0]!.status).toBe('sent');
 
     received = [];
     await queue('+81312345678', ja);

@@ -86,13 +86,13 @@ export class SmppDelivery {
   /** Sends what is waiting; answers how many went out. */
   async deliverPending(): Promise<number> {
     const rows = await this.db.transaction((tx) =>
-      tx.query<{ id: number; to_address: string; body_text: string }>(
+      tx.query<{ id: number; to_address: string; body_text: string; parts_sent: number }>(
         `UPDATE mail_outbox SET attempts = attempts + 1, claimed_until = now() + make_interval(secs => $3)
           WHERE id IN (SELECT id FROM mail_outbox
                         WHERE to_address LIKE 'sms:%' AND status IN ('pending', 'failed') AND attempts < $1
                           AND (claimed_until IS NULL OR claimed_until < now())
                         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-          RETURNING id, to_address, body_text`,
+          RETURNING id, to_address, body_text, parts_sent`,
         [MAX_ATTEMPTS, BATCH, CLAIM_SECONDS],
       ),
     );
@@ -104,7 +104,7 @@ export class SmppDelivery {
       session = await this.bind();
       for (const r of rows) {
         try {
-          await this.submit(session, destination(r.to_address.slice(SMS_ADDRESS_PREFIX.length)), r.body_text);
+          await this.submit(session, r, destination(r.to_address.slice(SMS_ADDRESS_PREFIX.length)));
           await this.mark(Number(r.id), 'sent');
           sent += 1;
         } catch (err) {
@@ -156,10 +156,15 @@ export class SmppDelivery {
 
   /**
    * One text as submit_sm: in the GSM alphabet (data_coding 0) when it fits, else UCS-2 (8); longer than one SMS,
-   * as concatenated parts (UDHI set, one reference) or whole in message_payload, as `SMPP_LONG_SMS` says.
+   * as concatenated parts (UDHI set, one reference) or whole in message_payload, as `SMPP_LONG_SMS` says. A part
+   * the centre took is recorded at once: a retry after a later part failed sends only the parts still missing.
    */
-  private async submit(session: smpp.Session, to: string, text: string): Promise<void> {
-    const encoded = encodeSms(text);
+  private async submit(
+    session: smpp.Session,
+    row: { id: number; body_text: string; parts_sent: number },
+    to: string,
+  ): Promise<void> {
+    const encoded = encodeSms(row.body_text);
     const base = {
       source_addr: this.sourceAddr,
       source_addr_ton: /^\d+$/.test(this.sourceAddr) ? 1 : 5,
@@ -173,9 +178,13 @@ export class SmppDelivery {
       await this.submitOne(session, { ...base, short_message: Buffer.alloc(0), message_payload: encoded.bytes });
       return;
     }
-    const { udh, messages } = smsParts(encoded, Math.floor(Math.random() * 256));
-    for (const message of messages)
-      await this.submitOne(session, { ...base, esm_class: udh ? 0x40 : 0, short_message: message });
+    // The reference follows from the row, so a retry's parts join those that went before; the parts the centre
+    // already took (`parts_sent`) are not sent again.
+    const { udh, messages } = smsParts(encoded, Number(row.id) % 256);
+    for (let i = Number(row.parts_sent); i < messages.length; i += 1) {
+      await this.submitOne(session, { ...base, esm_class: udh ? 0x40 : 0, short_message: messages[i] });
+      if (udh) await this.db.query('UPDATE mail_outbox SET parts_sent = $2 WHERE id = $1', [row.id, i + 1]);
+    }
   }
 
   private submitOne(session: smpp.Session, fields: Record<string, unknown>): Promise<void> {
