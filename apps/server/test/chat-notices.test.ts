@@ -88,6 +88,12 @@ describe('chat notices', () => {
     expect(sent[0]!.params).toMatchObject({ organization: await orgName(clinic), count: 2 });
     // The sender's own organization is not told of its own messages.
     expect(await letters(clinic.userId)).toHaveLength(0);
+    // The live layer's event that makes the reader's bell count again, for them alone.
+    const events = await h.db.query<{ organization_id: number; data: { event: string } }>(
+      `SELECT organization_id, data FROM events WHERE kind = 'notification' AND user_id = $1`,
+      [lab.userId],
+    );
+    expect(events.map((e) => [Number(e.organization_id), e.data.event])).toEqual([[lab.organizationId, 'chat']]);
     // In the bell, opening the conversation.
     const bell = await h.call('msg/listSysMsg', { token: lab.token, body: { pageNum: 1, pageSize: 10 } });
     const letter = (bell.data.list as Array<{ subject: string; code: string; title: string; msgType: number }>).find(
@@ -120,6 +126,11 @@ describe('chat notices', () => {
       .toBe(1);
     expect(await notices()).toEqual({ letters: 0, texts: 0 });
     socket.close();
+    // A socket on another process: its heartbeat is all this one sees, 50 s old (two beats of 25 s), still online.
+    await h.db.query(`UPDATE live_presence SET seen_at = now() - interval '50 seconds' WHERE user_id = $1`, [
+      lab.userId,
+    ]);
+    expect(await notices()).toEqual({ letters: 0, texts: 0 });
     await h.db.query(`UPDATE live_presence SET seen_at = now() - interval '5 minutes' WHERE user_id = $1`, [
       lab.userId,
     ]);
