@@ -286,10 +286,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('blobDeletions', HOUR, async () => ({ deleted: await blobDeletions.sweep() }));
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
   const chatNotices = new ChatNotices(db, smsSender, config.chatNoticeQuietMinutes, config.appName);
-  housekeeping.add('chatNotices', MINUTE, async () => {
-    const sent = await chatNotices.run();
-    return { ...sent, texted: (await smsDelivery?.deliverPending()) ?? 0 };
-  });
+  housekeeping.add('chatNotices', MINUTE, () => chatNotices.run());
   if (smsDelivery) housekeeping.add('smsDelivery', MINUTE, async () => ({ sent: await smsDelivery.deliverPending() }));
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));

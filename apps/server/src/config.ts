@@ -26,7 +26,12 @@ const EnvSchema = z.object({
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   SMPP_URL: url(['smpp:', 'ssmpp:']).optional(),
-  SMPP_SOURCE_ADDR: z.string().min(1).max(20).default('Portal'),
+  // A sender is a number (up to 20 digits, international) or an alphanumeric name of at most 11 GSM characters.
+  SMPP_SOURCE_ADDR: z
+    .string()
+    .regex(/^(\+?\d{1,20}|[A-Za-z0-9 .&'-]{1,11})$/, 'must be a number or up to 11 letters, digits or spaces')
+    .default('Portal'),
+  SMPP_LONG_SMS: z.enum(['split', 'payload']).default('split'),
   CHAT_NOTICE_QUIET_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   MAIL_FROM: z
     .string()
@@ -89,7 +94,7 @@ export interface Config {
   region: (typeof REGIONS)[number];
   smtpUrl?: string;
   /** The SMPP centre text messages go through; without it they stay in the outbox. */
-  smpp?: { url: string; sourceAddr: string };
+  smpp?: { url: string; sourceAddr: string; long: 'split' | 'payload' };
   /** How long a chat message stays unread before its reader is told by station letter or SMS. */
   chatNoticeQuietMinutes: number;
   mailFrom: string;
@@ -178,7 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     publicUrl,
     region: e.REGION,
     smtpUrl: e.SMTP_URL,
-    smpp: e.SMPP_URL ? { url: e.SMPP_URL, sourceAddr: e.SMPP_SOURCE_ADDR } : undefined,
+    smpp: e.SMPP_URL
+      ? { url: e.SMPP_URL, sourceAddr: e.SMPP_SOURCE_ADDR.replace(/^\+/, ''), long: e.SMPP_LONG_SMS }
+      : undefined,
     chatNoticeQuietMinutes: e.CHAT_NOTICE_QUIET_MINUTES,
     mailFrom: e.MAIL_FROM,
     jwtSecret,
