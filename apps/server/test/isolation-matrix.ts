@@ -1252,10 +1252,11 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
   },
   webhookDeliveries: {
     callers: PRIVATE,
-    resource: async (w) => ({
-      owners: [a(w).clinic],
-      request: post('webhook/deliveries', { endpointCode: await endpointOf(w) }),
-    }),
+    resource: async (w) => {
+      // A log with a delivery in it, so the paging gate has a row to page.
+      await webhookDeliveryOf(w);
+      return { owners: [a(w).clinic], request: post('webhook/deliveries', { endpointCode: await endpointOf(w) }) };
+    },
   },
   webhookReplay: {
     callers: PRIVATE,
