@@ -40,6 +40,8 @@ import {
   useSetEnabled,
 } from '../api/useWebhookMutations';
 
+/** Why an endpoint is off, as the tag says it (the server's reasons; anything else reads as turned off by hand). */
+const offReason = (reason: string | null) => (reason === 'gone' || reason === 'failing' ? reason : 'manual');
 const DELIVERY_COLOR = { pending: 'processing', succeeded: 'success', failed: 'error' } as const;
 
 /** Own space → webhooks (webhook:manage): the organization's endpoints, their secrets and delivery log. */
@@ -88,7 +90,7 @@ export default function WebhooksPanel() {
         e.enabled ? (
           <Tag color="success">{t('on')}</Tag>
         ) : (
-          <Tag color="error">{t(`off.${e.disabledReason ?? 'manual'}`, { defaultValue: t('off.manual') })}</Tag>
+          <Tag color="error">{t(`off.${offReason(e.disabledReason)}`)}</Tag>
         ),
     },
     {
