@@ -24,6 +24,8 @@ run() { # name, then vitest arguments
 }
 
 run unit --project unit
+# The metrics test scrapes the built server with a real Prometheus.
+bash scripts/ensure-prometheus.sh
 run integration-pglite --project integration
 
 # The same integration suite on a real PostgreSQL when one is configured or answers locally.

@@ -37,7 +37,8 @@ import {
 import { Mailer } from './platform/mail.js';
 import { OutboxSmsSender, SmppDelivery } from './platform/sms.js';
 import { SessionCache } from './platform/session-cache.js';
-import { newId } from './platform/crypto.js';
+import { bearerMatches, newId } from './platform/crypto.js';
+import type { Metrics } from './platform/metrics.js';
 import { WEB_DIST_DIR } from './platform/paths.js';
 import type { App, Module, Platform } from './platform/services.js';
 import { agreementsModule } from './modules/agreements/agreements.routes.js';
@@ -153,6 +154,21 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
 
   registerSecurityHeaders(app);
 
+  // Metrics (docs/operations.md, "Metrics"): loaded and hooked in only when configured, first so every route is timed.
+  const liveRef: { hub?: LiveHub } = {}; // made below
+  const metrics = config.metrics
+    ? new (await import('./platform/metrics.js')).Metrics({
+        db,
+        liveCounts: () => liveRef.hub?.counts ?? { open: 0, members: 0 },
+        log: app.log,
+      })
+    : undefined;
+  if (metrics) {
+    metrics.instrument(app);
+    app.addHook('onClose', () => metrics.close());
+  }
+  app.decorate('metrics', metrics);
+
   // External plugins.
   await app.register(formbody, { bodyLimit: API_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
@@ -200,13 +216,14 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   // Live updates: this process's end of the event stream and its sockets.
   const events = new EventStream(db, app.log);
   await events.start();
-  const live = new LiveHub({ db, tokens, sessions }, events, app.log, config.live);
-  await live.start();
+  const hub = new LiveHub({ db, tokens, sessions }, events, app.log, config.live);
+  liveRef.hub = hub;
+  await hub.start();
   app.addHook('onClose', async () => {
-    await live.stop();
+    await hub.stop();
     await events.stop();
   });
-  app.decorate('live', live);
+  app.decorate('live', hub);
 
   // Modules.
   const filesService = new FilesService(db, store, config, blobDeletions);
@@ -238,6 +255,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     },
     { queue: (tx, fileId) => jobs.enqueue('prepareModel', { fileId }, tx), wakeUp: () => jobs.wakeUp() },
     blobDeletions,
+    metrics && ((bytes) => metrics.uploadReceived(bytes)),
   );
   const caseFiles = {
     byCase: (q: Queryable, caseId: number) => FilesService.byCase(q, caseId),
@@ -268,10 +286,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('blobDeletions', HOUR, async () => ({ deleted: await blobDeletions.sweep() }));
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
   const chatNotices = new ChatNotices(db, smsSender, config.chatNoticeQuietMinutes, config.appName);
-  housekeeping.add('chatNotices', MINUTE, async () => {
-    const sent = await chatNotices.run();
-    return { ...sent, texted: (await smsDelivery?.deliverPending()) ?? 0 };
-  });
+  housekeeping.add('chatNotices', MINUTE, () => chatNotices.run());
   if (smsDelivery) housekeeping.add('smsDelivery', MINUTE, async () => ({ sent: await smsDelivery.deliverPending() }));
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
@@ -334,7 +349,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     softwareModule(platform),
     reportsModule(reports),
     annotationsModule(new AnnotationsService(db, cases, orders)),
-    chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), live),
+    chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), hub),
     webhooksModule(webhooks),
   ];
   await app.register(
@@ -349,7 +364,8 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     { prefix: API_BASE },
   );
 
-  await registerLive(app, live, config.publicUrl);
+  await registerLive(app, hub, config.publicUrl);
+  registerMetricsRoute(app, config, metrics);
 
   const webDir = opts.webDir ?? WEB_DIST_DIR;
   if (opts.serveWeb !== false && existsSync(join(webDir, 'index.html'))) await serveWebApp(app, webDir);
@@ -400,6 +416,24 @@ function registerSecurityHeaders(app: App) {
   });
 }
 
+/**
+ * /metrics on the main port, outside the API: answered only with METRICS_TOKEN as a bearer token, and only when the
+ * metrics have no port of their own; otherwise it is not there (404), even where the web app would answer a page.
+ */
+function registerMetricsRoute(app: App, config: Config, metrics: Metrics | undefined) {
+  const token = config.metrics?.port === undefined ? config.metrics?.token : undefined;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!metrics || !token) return reply.callNotFound();
+    if (!bearerMatches(request.headers.authorization, token))
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ code: 401, msg: 'Unauthorized', data: null });
+    const { contentType, body } = await metrics.exposition();
+    return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
+  });
+}
+
 /** The share pages (spec §2) are their own document: a visitor's first load carries none of the signed-in app. */
 const SHARE_PAGE_PATHS = new Set(Object.values(SHARE_PAGES));
 
@@ -432,6 +466,8 @@ declare module 'fastify' {
     platform: Platform;
     housekeeping: Housekeeping;
     live: LiveHub;
+    /** Set when metrics are configured (METRICS_PORT or METRICS_TOKEN). */
+    metrics: Metrics | undefined;
     webhooks: WebhooksService;
   }
 }

@@ -16,6 +16,10 @@ describe('configuration', () => {
     bad({ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL');
     bad({ REGION: 'mars' }, 'REGION');
     bad({ SMTP_URL: 'http://mail' }, 'SMTP_URL');
+    bad({ SMPP_URL: 'http://sms' }, 'SMPP_URL');
+    bad({ SMPP_SOURCE_ADDR: 'Dental Portal Inc' }, 'SMPP_SOURCE_ADDR');
+    bad({ SMPP_LONG_SMS: 'udh' }, 'SMPP_LONG_SMS');
+    bad({ CHAT_NOTICE_QUIET_MINUTES: '0' }, 'CHAT_NOTICE_QUIET_MINUTES');
     bad({ MAIL_FROM: 'nobody' }, 'MAIL_FROM');
     bad({ JWT_SECRET: 'short' }, 'JWT_SECRET');
     bad({ NODE_ENV: 'staging' }, 'NODE_ENV');
@@ -28,6 +32,19 @@ describe('configuration', () => {
     expect(c.publicUrl).toBe('https://portal.example.com');
     expect(c.seedDemo).toBe(true);
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(32), NODE_ENV: 'production' }).seedDemo).toBe(false);
+    // Text messages: kept in the outbox without an SMPP centre; notices after 15 quiet minutes.
+    expect(c.smpp).toBeUndefined();
+    expect(c.chatNoticeQuietMinutes).toBe(15);
+    const sms = loadConfig({
+      JWT_SECRET: 'x'.repeat(32),
+      SMPP_URL: 'smpp://portal:secret@sms.example.com:2775',
+      SMPP_SOURCE_ADDR: '+4930123456',
+    });
+    expect(sms.smpp).toEqual({
+      url: 'smpp://portal:secret@sms.example.com:2775',
+      sourceAddr: '4930123456',
+      long: 'split',
+    });
   });
 
   it('generates the signing secret once and keeps it in the data folder', () => {

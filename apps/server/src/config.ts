@@ -26,7 +26,12 @@ const EnvSchema = z.object({
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   SMPP_URL: url(['smpp:', 'ssmpp:']).optional(),
-  SMPP_SOURCE_ADDR: z.string().min(1).max(20).default('Portal'),
+  // A sender is a number (up to 20 digits, international) or an alphanumeric name of at most 11 GSM characters.
+  SMPP_SOURCE_ADDR: z
+    .string()
+    .regex(/^(\+?\d{1,20}|[A-Za-z0-9 .&'-]{1,11})$/, 'must be a number or up to 11 letters, digits or spaces')
+    .default('Portal'),
+  SMPP_LONG_SMS: z.enum(['split', 'payload']).default('split'),
   CHAT_NOTICE_QUIET_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   MAIL_FROM: z
     .string()
@@ -71,7 +76,13 @@ const EnvSchema = z.object({
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
+
+/** Addresses only this machine reaches: metrics may be served there without a token. */
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -83,7 +94,7 @@ export interface Config {
   region: (typeof REGIONS)[number];
   smtpUrl?: string;
   /** The SMPP centre text messages go through; without it they stay in the outbox. */
-  smpp?: { url: string; sourceAddr: string };
+  smpp?: { url: string; sourceAddr: string; long: 'split' | 'payload' };
   /** How long a chat message stays unread before its reader is told by station letter or SMS. */
   chatNoticeQuietMinutes: number;
   mailFrom: string;
@@ -130,6 +141,11 @@ export interface Config {
   jobLeaseSeconds: number;
   /** How long a stopping server waits for requests in flight before it cuts their connections. */
   shutdownGraceSeconds: number;
+  /**
+   * Prometheus metrics (docs/operations.md, "Metrics"): on a port of their own, or at /metrics on the main port behind
+   * a bearer token; off (undefined) when neither METRICS_PORT nor METRICS_TOKEN is set.
+   */
+  metrics?: { port?: number; host: string; token?: string };
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   const jwtSecret =
     e.JWT_SECRET ?? (opts.persistSecret === false ? randomBytes(32).toString('hex') : readOrCreateSecret(dataDir));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (e.METRICS_PORT !== undefined && !e.METRICS_TOKEN && !LOOPBACK.test(e.METRICS_HOST))
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_TOKEN: required when METRICS_HOST is not a loopback address (127.0.0.1, ::1)',
+    );
   if (e.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
     if (missing.length)
@@ -163,7 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     publicUrl,
     region: e.REGION,
     smtpUrl: e.SMTP_URL,
-    smpp: e.SMPP_URL ? { url: e.SMPP_URL, sourceAddr: e.SMPP_SOURCE_ADDR } : undefined,
+    smpp: e.SMPP_URL
+      ? { url: e.SMPP_URL, sourceAddr: e.SMPP_SOURCE_ADDR.replace(/^\+/, ''), long: e.SMPP_LONG_SMS }
+      : undefined,
     chatNoticeQuietMinutes: e.CHAT_NOTICE_QUIET_MINUTES,
     mailFrom: e.MAIL_FROM,
     jwtSecret,
@@ -207,6 +229,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     fileLinkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    metrics:
+      e.METRICS_PORT !== undefined || e.METRICS_TOKEN
+        ? { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN }
+        : undefined,
   };
 }
 

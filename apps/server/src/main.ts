@@ -34,6 +34,12 @@ export async function main() {
 
   const app = await buildApp({ config, db });
   await app.listen({ port: config.port, host: config.host });
+  // Metrics on a port of their own (closed with the app); on the main port they are a route (docs/operations.md).
+  const metricsPort = config.metrics?.port;
+  if (app.metrics && metricsPort !== undefined) {
+    const bound = await app.metrics.listen(metricsPort, config.metrics!.host, config.metrics!.token);
+    app.log.info({ address: bound.address, port: bound.port }, 'metrics listening');
+  }
   if (fresh && config.seedDemo) {
     // In the background: the portal is usable at once, the demo scans arrive a few seconds later.
     // Loaded only here: the scanner client is not needed by a portal that already has its data.
@@ -59,6 +65,12 @@ export async function main() {
   } else if (fresh) {
     lines.push('  No accounts yet: run `npm run admin:create` to create the first super administrator.');
   }
+  if (config.metrics)
+    lines.push(
+      metricsPort !== undefined
+        ? `  Metrics: http://${config.metrics.host.includes(':') ? `[${config.metrics.host}]` : config.metrics.host}:${metricsPort}/metrics${config.metrics.token ? ' (bearer token)' : ''}`
+        : `  Metrics: ${config.publicUrl}/metrics (bearer token)`,
+    );
   console.log(`${lines.join('\n')}\n`);
 
   let closing = false;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as smpp from 'smpp';
 import { OrgType } from '@portal/contracts';
 import { ChatNotices } from '../src/modules/chat/chat-notices.js';
-import { OutboxSmsSender, SmppDelivery, smsFields } from '../src/platform/sms.js';
+import { OutboxSmsSender, SmppDelivery } from '../src/platform/sms.js';
 import { createHarness, type Harness } from './harness.js';
 import { partner, side, type Side } from './fixtures.js';
 import { LiveClient } from './live-client.js';
@@ -20,7 +20,8 @@ let conversation: string;
 let seq = 0;
 
 const QUIET_MINUTES = 15;
-const notices = () => new ChatNotices(h.db, new OutboxSmsSender(true), QUIET_MINUTES, 'Dental Portal').run();
+const notices = (now?: Date) =>
+  new ChatNotices(h.db, new OutboxSmsSender(true), QUIET_MINUTES, 'Dental Portal').run(now);
 const send = async (s: Side, body: string) => {
   const res = await h.call('chat/send', {
     token: s.token,
@@ -87,6 +88,12 @@ describe('chat notices', () => {
     expect(sent[0]!.params).toMatchObject({ organization: await orgName(clinic), count: 2 });
     // The sender's own organization is not told of its own messages.
     expect(await letters(clinic.userId)).toHaveLength(0);
+    // The live layer's event that makes the reader's bell count again, for them alone.
+    const events = await h.db.query<{ organization_id: number; data: { event: string } }>(
+      `SELECT organization_id, data FROM events WHERE kind = 'notification' AND user_id = $1`,
+      [lab.userId],
+    );
+    expect(events.map((e) => [Number(e.organization_id), e.data.event])).toEqual([[lab.organizationId, 'chat']]);
     // In the bell, opening the conversation.
     const bell = await h.call('msg/listSysMsg', { token: lab.token, body: { pageNum: 1, pageSize: 10 } });
     const letter = (bell.data.list as Array<{ subject: string; code: string; title: string; msgType: number }>).find(
@@ -119,6 +126,11 @@ describe('chat notices', () => {
       .toBe(1);
     expect(await notices()).toEqual({ letters: 0, texts: 0 });
     socket.close();
+    // A socket on another process: its heartbeat is all this one sees, 50 s old (two beats of 25 s), still online.
+    await h.db.query(`UPDATE live_presence SET seen_at = now() - interval '50 seconds' WHERE user_id = $1`, [
+      lab.userId,
+    ]);
+    expect(await notices()).toEqual({ letters: 0, texts: 0 });
     await h.db.query(`UPDATE live_presence SET seen_at = now() - interval '5 minutes' WHERE user_id = $1`, [
       lab.userId,
     ]);
@@ -137,81 +149,197 @@ describe('chat notices', () => {
 });
 
 describe('text messages', () => {
-  it('go to an SMS reader through an SMPP session, in the alphabet their text needs', async () => {
-    const received: Array<{ to: string; text: string; coding: number; via: string }> = [];
-    const binds: Array<{ system_id: string; password: string }> = [];
-    const server = smpp.createServer((session) => {
+  interface Received {
+    to: string;
+    from: string;
+    text: string;
+    coding: number;
+    via: 'short_message' | 'message_payload';
+    /** The concatenation header's [reference, total, sequence], for a part of a long text. */
+    part?: [number, number, number];
+  }
+  let received: Received[];
+  let binds: Array<{ system_id: string; password: string }>;
+  let server: smpp.Server;
+  let port: number;
+  /** The centre refuses the next part with this sequence number of a concatenated message, once. */
+  let refusePart: number | undefined;
+  const centre = (password = 'secret', long: 'split' | 'payload' = 'split', p = port) =>
+    new SmppDelivery(h.db, { url: `smpp://portal:${password}@127.0.0.1:${p}`, sourceAddr: 'Portal', long }, h.app.log);
+  /** A text message waiting in the outbox, as the order notices and the chat notices write them. */
+  const queue = (to: string, text: string) =>
+    h.db.transaction((tx) => new OutboxSmsSender(true).store(tx, { to, language: 'en', text }));
+  const joined = (parts: Received[]) =>
+    [...parts]
+      .sort((a, b) => a.part![2] - b.part![2])
+      .map((r) => r.text)
+      .join('');
+
+  beforeAll(async () => {
+    server = smpp.createServer((session) => {
       session.on('bind_transmitter', (pdu) => {
         binds.push({ system_id: String(pdu.system_id), password: String(pdu.password) });
         session.send(pdu.response(pdu.password === 'secret' ? {} : { command_status: smpp.ESME_RBINDFAIL }));
       });
       session.on('submit_sm', (pdu) => {
-        const payload = pdu.message_payload as { message?: string } | string | undefined;
-        const short = pdu.short_message as { message?: string } | string | undefined;
-        const text = (v: typeof payload) => (typeof v === 'string' ? v : (v?.message ?? ''));
+        type Decoded = { message?: string; udh?: Buffer[] } | string | undefined;
+        const short = pdu.short_message as Decoded;
+        const payload = pdu.message_payload as Decoded;
+        const text = (v: Decoded) => (typeof v === 'string' ? v : (v?.message ?? ''));
+        const udh = typeof short === 'object' ? short.udh?.find((u) => u[0] === 0x00) : undefined;
+        if (udh && udh[4] === refusePart) {
+          refusePart = undefined;
+          session.send(pdu.response({ command_status: smpp.ESME_RSYSERR }));
+          return;
+        }
         received.push({
           to: String(pdu.destination_addr),
+          from: String(pdu.source_addr),
           text: text(short) || text(payload),
           coding: Number(pdu.data_coding),
           via: text(short) ? 'short_message' : 'message_payload',
+          ...(udh ? { part: [udh[2]!, udh[3]!, udh[4]!] as [number, number, number] } : {}),
         });
         session.send(pdu.response({ message_id: `m${received.length}` }));
       });
       session.on('unbind', (pdu) => session.send(pdu.response()));
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const port = server.address().port;
-    try {
-      await readAll(lab);
-      await receiveBy(lab, 'sms', '+49 151 2345 6789');
-      await h.db.query(`UPDATE users SET language = 'ja' WHERE id = $1`, [lab.userId]);
-      await send(clinic, '16番のマージンを確認してください');
-      await age(QUIET_MINUTES + 1);
-      expect(await notices()).toEqual({ letters: 0, texts: 1 });
-      const [stored] = await texts('+49 151 2345 6789');
-      expect(stored!.status).toBe('pending');
-      expect(stored!.body_text).toContain(await orgName(clinic));
-      // The message's own text is not in the notice (it may name a patient).
-      expect(stored!.body_text).not.toContain('マージン');
-
-      // A centre that refuses the password: the message stays, to be tried again.
-      const refused = new SmppDelivery(
-        h.db,
-        { url: `smpp://portal:wrong@127.0.0.1:${port}`, sourceAddr: 'Portal' },
-        h.app.log,
-      );
-      expect(await refused.deliverPending()).toBe(0);
-      expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('failed');
-      // No centre at all: the same, and no crash.
-      const away = new SmppDelivery(h.db, { url: 'smpp://portal:secret@127.0.0.1:1', sourceAddr: 'Portal' }, h.app.log);
-      expect(await away.deliverPending()).toBe(0);
-
-      const delivery = new SmppDelivery(
-        h.db,
-        { url: `smpp://portal:secret@127.0.0.1:${port}`, sourceAddr: 'Portal' },
-        h.app.log,
-      );
-      expect(await delivery.deliverPending()).toBe(1);
-      expect(binds.at(-1)).toEqual({ system_id: 'portal', password: 'secret' });
-      expect(received).toHaveLength(1);
-      expect(received[0]).toMatchObject({ to: '4915123456789', via: 'short_message', coding: 0x08 });
-      expect(received[0]!.text).toBe(stored!.body_text);
-      expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('sent');
-      // Sent once: nothing left to send.
-      expect(await delivery.deliverPending()).toBe(0);
-      // A mail retry never takes a text message for a mail.
-      expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('sent');
-    } finally {
-      await new Promise<void>((ok) => server.close(() => ok()));
-    }
+    port = server.address().port;
+  });
+  beforeEach(() => {
+    received = [];
+    binds = [];
+    refusePart = undefined;
+  });
+  afterEach(async () => {
+    // Each test leaves nothing for the next one's deliveries.
+    await h.db.query(`DELETE FROM mail_outbox WHERE to_address LIKE 'sms:%'`);
+  });
+  afterAll(async () => {
+    await new Promise<void>((ok) => server.close(() => ok()));
   });
 
-  it('pick the smallest alphabet, and send long texts whole', () => {
-    expect(smsFields('Unread chat messages: 2')).toEqual({ encoding: 'ASCII', field: 'short_message' });
-    expect(smsFields('Ungelesene Nachrichten von Zahnärzte Müller: 2').encoding).toBe('ASCII');
-    expect(smsFields('来自 Bright Smile 的未读聊天消息 2 条')).toEqual({ encoding: 'UCS2', field: 'short_message' });
-    expect(smsFields('x'.repeat(161)).field).toBe('message_payload');
-    expect(smsFields('x'.repeat(160)).field).toBe('short_message');
-    expect(smsFields('未'.repeat(71)).field).toBe('message_payload');
+  it('go to an SMS reader through an SMPP session, Japanese as UCS-2, and stay for a retry while the centre is down', async () => {
+    await readAll(lab);
+    await receiveBy(lab, 'sms', '+49 151 2345 6789');
+    await h.db.query(`UPDATE users SET language = 'ja' WHERE id = $1`, [lab.userId]);
+    await send(clinic, '16番のマージンを確認してください');
+    // The quiet period passes on the job's clock, not on the messages.
+    const later = new Date(Date.now() + (QUIET_MINUTES + 1) * 60_000);
+    expect(await notices()).toEqual({ letters: 0, texts: 0 });
+    expect(await notices(later)).toEqual({ letters: 0, texts: 1 });
+    const [stored] = await texts('+49 151 2345 6789');
+    expect(stored!.status).toBe('pending');
+    expect(stored!.body_text).toContain(await orgName(clinic));
+    // The message's own text is not in the notice (it may name a patient).
+    expect(stored!.body_text).not.toContain('マージン');
+
+    // A centre that refuses the password: the message stays, to be tried again.
+    expect(await centre('wrong').deliverPending()).toBe(0);
+    expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('failed');
+    // No centre at all: the same, and no crash.
+    expect(await centre('secret', 'split', 1).deliverPending()).toBe(0);
+    expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('failed');
+    expect(received).toHaveLength(0);
+
+    const delivery = centre();
+    expect(await delivery.deliverPending()).toBe(1);
+    expect(binds.at(-1)).toEqual({ system_id: 'portal', password: 'secret' });
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ to: '4915123456789', from: 'Portal', via: 'short_message', coding: 0x08 });
+    expect(received[0]!.text).toBe(stored!.body_text);
+    expect((await texts('+49 151 2345 6789'))[0]!.status).toBe('sent');
+    // Sent once: nothing left to send.
+    expect(await delivery.deliverPending()).toBe(0);
+    expect(received).toHaveLength(1);
+    await h.db.query(`UPDATE users SET language = 'en' WHERE id = $1`, [lab.userId]);
+  });
+
+  it('go in the GSM alphabet when the text fits it, the typography made plain', async () => {
+    await readAll(lab);
+    await receiveBy(lab, 'sms', '+1 (415) 555-0100');
+    await send(clinic, 'The crown for Mr. Example is ready');
+    await age(QUIET_MINUTES + 1);
+    expect(await notices()).toEqual({ letters: 0, texts: 1 });
+    const [stored] = await texts('+1 (415) 555-0100');
+    // English's "Dental Portal – unread…" goes with a plain hyphen: one GSM message instead of a UCS-2 one.
+    expect(stored!.body_text).toBe(`Dental Portal - unread chat messages from ${await orgName(clinic)}: 1`);
+    expect(stored!.body_text).not.toContain('Example');
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received).toEqual([
+      { to: '14155550100', from: 'Portal', text: stored!.body_text, coding: 0x00, via: 'short_message' },
+    ]);
+  });
+
+  it('fall back to a station letter for an SMS reader without a phone', async () => {
+    await readAll(lab);
+    await receiveBy(lab, 'sms', null);
+    const before = (await letters(lab.userId)).length;
+    await send(clinic, 'No phone');
+    expect(await notices(new Date(Date.now() + (QUIET_MINUTES + 1) * 60_000))).toEqual({ letters: 1, texts: 0 });
+    expect(await letters(lab.userId)).toHaveLength(before + 1);
+    await receiveBy(lab, 'station');
+  });
+
+  it('cut a long text into concatenated parts, or send it whole in message_payload', async () => {
+    const long = `Lab [A] {B} ~ ${'0123456789'.repeat(20)} €`;
+    await queue('+4512345678', long);
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received).toHaveLength(2);
+    expect(received.every((r) => r.coding === 0x00 && r.via === 'short_message' && r.to === '4512345678')).toBe(true);
+    expect(received.map((r) => r.part!.slice(1))).toEqual([
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(received[0]!.part![0]).toBe(received[1]!.part![0]);
+    expect(joined(received)).toBe(long);
+
+    received = [];
+    const ja = '未読メッセージ'.repeat(15);
+    await queue('+81312345678', ja);
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received.map((r) => [r.coding, r.part![1], r.part![2]])).toEqual([
+      [0x08, 2, 1],
+      [0x08, 2, 2],
+    ]);
+    expect(joined(received)).toBe(ja);
+
+    // The centre refuses the second part: the message is tried again, and only its second part goes again, with
+    // the first one's reference.
+    received = [];
+    refusePart = 2;
+    await queue('+81312345679', ja);
+    expect(await centre().deliverPending()).toBe(0);
+    expect((await texts('+81312345679'))[0]!.status).toBe('failed');
+    expect(received.map((r) => r.part![2])).toEqual([1]);
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received.map((r) => r.part![2])).toEqual([1, 2]);
+    expect(received[0]!.part![0]).toBe(received[1]!.part![0]);
+    expect(joined(received)).toBe(ja);
+    expect((await texts('+81312345679'))[0]!.status).toBe('sent');
+
+    received = [];
+    await queue('+81312345678', ja);
+    expect(await centre('secret', 'payload').deliverPending()).toBe(1);
+    expect(received).toEqual([{ to: '81312345678', from: 'Portal', text: ja, coding: 0x08, via: 'message_payload' }]);
+  });
+
+  it('are sent once when two deliveries run at the same time', async () => {
+    for (let i = 0; i < 6; i += 1) await queue(`+4470000000${i}`, `Message ${i}`);
+    const [a, b] = await Promise.all([centre().deliverPending(), centre().deliverPending()]);
+    expect(a + b).toBe(6);
+    expect(received.map((r) => r.text).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `Message ${i}`));
+    // A claim a crashed process left behind runs out, then the message goes.
+    await queue('+447000000099', 'Left behind');
+    await h.db.query(`UPDATE mail_outbox SET claimed_until = now() + interval '5 minutes' WHERE to_address = $1`, [
+      'sms:+447000000099',
+    ]);
+    expect(await centre().deliverPending()).toBe(0);
+    await h.db.query(`UPDATE mail_outbox SET claimed_until = now() - interval '1 second' WHERE to_address = $1`, [
+      'sms:+447000000099',
+    ]);
+    expect(await centre().deliverPending()).toBe(1);
+    expect(received.at(-1)!.text).toBe('Left behind');
   });
 });

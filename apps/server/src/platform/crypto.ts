@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** Unguessable one-time tokens: 256 bits, URL-safe. Only their hash is stored. */
@@ -7,6 +15,13 @@ export function newToken(): string {
 }
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** Whether an Authorization header carries the bearer token (compared in constant time, whatever the lengths). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  if (!header?.startsWith('Bearer ')) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(token));
 }
 
 /**

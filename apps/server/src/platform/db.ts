@@ -19,6 +19,8 @@ export interface Db extends Queryable {
   /** Calls `fn` for each notification on `channel` (LISTEN); resolves to an unsubscribe function. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The connection pool's use (PostgreSQL only; the embedded database has its one connection): for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /**
@@ -137,6 +139,7 @@ export function postgresDb(connectionString: string, max = 20): Db {
   const listener = new Listener(connectionString);
   const db: Db = {
     kind: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async query<T>(sql: string, params: unknown[] = []) {
       assertOutsideTransaction(db);
       return (await pool.query(prepared(sql, params))).rows as T[];

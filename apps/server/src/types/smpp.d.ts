@@ -30,6 +30,10 @@ declare module 'smpp' {
   ): Session;
   export function createServer(listener: (session: Session) => void): Server;
   export const encodings: { detect(text: string): 'ASCII' | 'LATIN1' | 'UCS2' };
+  /** The PDU field filters; `message` decodes short_message and message_payload by the PDU's data_coding. */
+  export const filters: {
+    message: { decode(this: { data_coding: number; esm_class: number }, value: Buffer): unknown };
+  };
   export const ESME_ROK: number;
   export const ESME_RBINDFAIL: number;
   export const ESME_RSYSERR: number;

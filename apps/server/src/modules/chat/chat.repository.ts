@@ -255,9 +255,9 @@ export const chatRepository = {
    * Who should now be told of unread messages: per member holding `chat:view` (`$4`, or the wildcard `$5`) of an
    * organization in the conversation, the other side's messages after their read mark and after what they were last
    * told of, the oldest of them older than the quiet period (`$1` seconds); not while they are online (a heartbeat
-   * newer than `$2` seconds). At most `$3` rows.
+   * newer than `$2` seconds). At most `$3` rows. Both periods end at `now` (the database's clock when not given).
    */
-  async noticesDue(db: Queryable, quietSeconds: number, onlineSeconds: number, limit: number) {
+  async noticesDue(db: Queryable, quietSeconds: number, onlineSeconds: number, limit: number, now?: Date) {
     return db.query<{
       conversation_id: number;
       code: string;
@@ -283,14 +283,14 @@ export const chatRepository = {
         WHERE u.status = 1
           AND m.id > greatest(coalesce(r.last_read_message_id, 0), coalesce(r.noticed_message_id, 0))
           AND NOT EXISTS (SELECT 1 FROM live_presence lp
-                           WHERE lp.user_id = u.id AND lp.seen_at > now() - make_interval(secs => $2))
+                           WHERE lp.user_id = u.id AND lp.seen_at > coalesce($6::timestamptz, now()) - make_interval(secs => $2))
           AND EXISTS (SELECT 1 FROM role_menus rm JOIN menus mn ON mn.id = rm.menu_id
                        WHERE rm.role_id = u.role_id AND ($4 = ANY (mn.api_permissions) OR $5 = ANY (mn.api_permissions)))
         GROUP BY c.id, c.code, u.id, u.organization_id, u.language, u.phone, u.msg_receive_type, other.name
-       HAVING min(m.created_at) < now() - make_interval(secs => $1)
+       HAVING min(m.created_at) < coalesce($6::timestamptz, now()) - make_interval(secs => $1)
         ORDER BY c.id, u.id
         LIMIT $3`,
-      [quietSeconds, onlineSeconds, limit, 'chat:view', PERMISSION_WILDCARD],
+      [quietSeconds, onlineSeconds, limit, 'chat:view', PERMISSION_WILDCARD, now?.toISOString() ?? null],
     );
   },
   /**

@@ -65,6 +65,8 @@ export class UploadStore extends DataStore {
       terminated: (id: string) => Promise<void>;
       /** Makes a whole upload a file (what tus's finish does), for one whose process stopped before finishing it. */
       complete: (upload: Upload) => Promise<unknown>;
+      /** Told how many bytes of an upload the store took (the metrics). */
+      received?: (bytes: number) => void;
     },
   ) {
     super();
@@ -109,6 +111,12 @@ export class UploadStore extends DataStore {
       await finished(body);
       return offset;
     }
+    const newOffset = await this.verifyAndCommit(body, id, offset);
+    this.opts.received?.(newOffset - offset);
+    return newOffset;
+  }
+
+  private async verifyAndCommit(body: Readable, id: string, offset: number) {
     const checksum = requestChecksum.getStore();
     if (!checksum) return this.commit(body, id, offset);
     await mkdir(this.opts.stagingDir, { recursive: true });

@@ -50,6 +50,8 @@ export class UploadsService {
     /** Models get their viewer version made by a job, queued in the transaction that makes the file. */
     private readonly models: { queue: (tx: Queryable, fileId: number) => Promise<void>; wakeUp: () => void },
     private readonly blobs: BlobDeletions,
+    /** Told the bytes each upload request stored (the metrics). */
+    received?: (bytes: number) => void,
   ) {
     // Checksums and expiry around the store; the first bytes of an upload are checked as they reach it.
     this.uploadStore = new UploadStore(checkFirstBytes(store.uploads, db), {
@@ -61,6 +63,7 @@ export class UploadsService {
       },
       // Told when every byte is stored but the upload was never finished (its process stopped in between).
       complete: (upload) => this.complete(upload, 'en'),
+      received,
     });
     this.tus = new Server({
       path: TUS_PATH,
