@@ -404,7 +404,7 @@ export class WebhooksService {
           recipientName: admin.display_name,
           template: 'webhookDisabled',
           params: { url: e.url, attempts },
-          link: `${this.config.publicUrl}/own-space`,
+          link: `${this.config.publicUrl}/own-space?tab=webhooks`,
         }),
       );
     }

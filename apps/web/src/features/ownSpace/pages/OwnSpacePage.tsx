@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Col, Row, Spin, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { OrgType } from '@portal/contracts';
+import { OrgType, Permission } from '@portal/contracts';
 import { useSession } from '../../../lib/session';
 import { useAccess } from '../../../components/Access';
 import { AccountInfoCard } from '../components/AccountInfoCard';
@@ -13,7 +13,7 @@ import { ImprovementPlanCard } from '../../whatsnew';
 import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['account', 'company', 'catalogue', 'retention'];
+export const namespaces = ['account', 'company', 'catalogue', 'retention', 'webhooks'];
 
 // Each panel is its own chunk, loaded when its tab opens.
 const StoragePanel = lazyChunk(() => import('../../storage/components/StoragePanel'));
@@ -25,6 +25,7 @@ const OrganizationPanel = lazyChunk(() => import('../../company/components/Organ
 const ReceiveEmailPanel = lazyChunk(() => import('../../account/components/ReceiveEmailPanel'));
 const AuthAppsPanel = lazyChunk(() => import('../../account/components/AuthAppsPanel'));
 const ContactsPanel = lazyChunk(() => import('../../account/components/ContactsPanel'));
+const WebhooksPanel = lazyChunk(() => import('../../webhooks/components/WebhooksPanel'));
 
 const TAB_KEYS = [
   'account',
@@ -35,6 +36,7 @@ const TAB_KEYS = [
   'scanners',
   'prescriptions',
   'products',
+  'webhooks',
 ] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
@@ -45,12 +47,14 @@ const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
   prescriptions: 'order:view',
   products: 'order:view',
   contacts: 'order:view',
+  webhooks: Permission.WebhookManage,
 };
 
 export default function OwnSpacePage() {
   const { user } = useSession();
   const { t } = useTranslation(['ownSpace', 'account', 'company']);
   const { t: tCatalogue } = useTranslation('catalogue');
+  const { t: tWebhooks } = useTranslation('webhooks');
   const [params, setParams] = useSearchParams();
   const can = useAccess();
   if (!user) return null;
@@ -147,6 +151,11 @@ export default function OwnSpacePage() {
           key: 'products' as TabKey,
           label: <span data-testid="own-tab-products">{tCatalogue('products.title')}</span>,
           children: panel(<ProductsPanel />),
+        },
+        {
+          key: 'webhooks' as TabKey,
+          label: tab('webhooks', tWebhooks('title')),
+          children: panel(<WebhooksPanel />),
         },
       ].filter((item) => allowed(item.key))}
     />

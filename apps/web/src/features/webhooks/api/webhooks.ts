@@ -1,0 +1,37 @@
+import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@portal/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+
+export type { WebhookDelivery, WebhookEndpoint, WebhookEvent };
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  endpoints: ['webhooks', 'endpoints'] as const,
+  deliveries: (endpointCode: string, pageNum: number) => ['webhooks', 'deliveries', endpointCode, pageNum] as const,
+};
+
+export const endpointsQuery = () =>
+  queryOptions({
+    queryKey: webhookKeys.endpoints,
+    queryFn: () => http.post<{ list: WebhookEndpoint[] }>('webhook/list'),
+  });
+
+export const deliveriesQuery = (endpointCode: string, pageNum: number) =>
+  queryOptions({
+    queryKey: webhookKeys.deliveries(endpointCode, pageNum),
+    queryFn: () =>
+      http.post<{ total: number; list: WebhookDelivery[] }>('webhook/deliveries', {
+        endpointCode,
+        pageNum,
+        pageSize: 20,
+      }),
+  });
+
+type SecretAnswer = { endpoint: WebhookEndpoint; secret: string };
+export const createEndpoint = (body: { url: string; events: WebhookEvent[]; description: string }) =>
+  http.post<SecretAnswer>('webhook/create', body);
+export const rotateSecret = (endpointCode: string) => http.post<SecretAnswer>('webhook/rotateSecret', { endpointCode });
+export const setEnabled = (endpointCode: string, enabled: boolean) =>
+  http.post<WebhookEndpoint>('webhook/edit', { endpointCode, enabled });
+export const deleteEndpoint = (endpointCode: string) => http.post<null>('webhook/delete', { endpointCode });
+export const replayDelivery = (deliveryCode: string) => http.post<null>('webhook/replay', { deliveryCode });
