@@ -73,7 +73,7 @@ const EnvSchema = z.object({
   STORAGE_QUOTA_GB: z.coerce.number().min(0.001).max(1_000_000).default(50),
   RECYCLE_BIN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   CLOSED_ORGANIZATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
