@@ -15,7 +15,8 @@ declare module 'vitest' {
 const ROOT = resolve(import.meta.dirname, '..');
 export const E2E_JWT_SECRET = 'e2e-secret-that-is-long-enough-to-sign-tokens';
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { E2E_JWT_SECRET } from './global-setup.js';
+import { E2E_JWT_SECRET, freePort } from './global-setup.js';
 import { launch, newPage, PASSWORD, signIn } from './support.js';
 
 /**
@@ -20,17 +19,6 @@ let child: ChildProcess | undefined;
 let output = '';
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-restart-'));
 let base = '';
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => ok(port));
-    });
-    srv.on('error', fail);
-  });
-}
 
 /** Starts the built server on `base`'s port with the test's data directory, and waits until it answers. */
 async function startServer() {

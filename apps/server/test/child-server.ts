@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {

@@ -1,13 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createHarness, type Harness } from './harness.js';
-import { childDatabase, killChildServers, startChildServer } from './child-server.js';
+import { childDatabase, freePort, killChildServers, startChildServer } from './child-server.js';
 import { newCase, side, type Side } from './fixtures.js';
 import { LiveClient } from './live-client.js';
 import { binaryStl, tusUpload } from './uploads.js';
@@ -196,16 +195,6 @@ describe('metrics switched off', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => ok(port));
-    });
-    srv.on('error', fail);
-  });
-}
 /** A program on the PATH (Debian's `prometheus` package puts both in /usr/bin). */
 const onPath = (name: string) =>
   (process.env.PATH ?? '')
