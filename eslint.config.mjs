@@ -43,6 +43,15 @@ const HIDDEN_GUARD = [
     message: 'Guard the element with <Access permission=…> (removed, with data-permission), never with `hidden`.',
   },
 ];
+/**
+ * A list veiled while it fetches: every background refetch (a live event, the tab shown again) blurred the whole table
+ * and cost each open tab its repaint. lib/listLoading.ts veils only what does not show the current answer yet.
+ */
+const LIST_VEIL = {
+  selector:
+    "JSXAttribute[name.name=/^(loading|spinning)$/] > JSXExpressionContainer > MemberExpression[property.name='isFetching']",
+  message: 'Use listLoading(query) (lib/listLoading.ts): a background refetch changes the rows in place, unveiled.',
+};
 /** A query key written out in place; see the rule below. */
 const RAW_QUERY_KEY = {
   selector: "Property[key.name='queryKey'] > ArrayExpression",
@@ -118,7 +127,7 @@ export default tseslint.config(
     // An antd icon names itself ("upload") to screen readers: beside a label it reads "upload Upload". Icons are
     // decoration (aria-hidden); an icon-only control carries its own aria-label, which axe checks.
     files: WEB,
-    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD] },
+    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, LIST_VEIL] },
   },
   {
     // A query key is written once, in its feature's api/keys.ts factory, so that an invalidation names the same key
@@ -126,7 +135,7 @@ export default tseslint.config(
     // no-restricted-syntax replaces the whole list for the files it matches: the icon and hidden rules are repeated here.
     files: WEB,
     ignores: ['**/api/keys.ts', '**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, RAW_QUERY_KEY] },
+    rules: { 'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, LIST_VEIL, RAW_QUERY_KEY] },
   },
   {
     // A mutation's hook, in its feature's api/ folder, knows which data the change makes stale (its own feature's and
@@ -136,7 +145,14 @@ export default tseslint.config(
     files: WEB,
     ignores: ['apps/web/src/features/*/api/**', '**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-syntax': ['error', ICON_ARIA, ...HIDDEN_GUARD, RAW_QUERY_KEY, ...INVALIDATION_OUTSIDE_API],
+      'no-restricted-syntax': [
+        'error',
+        ICON_ARIA,
+        ...HIDDEN_GUARD,
+        LIST_VEIL,
+        RAW_QUERY_KEY,
+        ...INVALIDATION_OUTSIDE_API,
+      ],
     },
   },
   {

@@ -26,7 +26,7 @@ const GOAL_P95_MS = 100;
 const now = () => performance.timeOrigin + performance.now();
 
 /** The clients' process, and a reader of its answers in order. */
-function clientsProcess() {
+export function clientsProcess() {
   const child = fork(resolve(import.meta.dirname, 'live-clients.mjs'), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,6 +1,7 @@
 import { Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 import { usePageInRange } from '../lib/listState';
+import { listLoading } from '../lib/listLoading';
 
 interface Page {
   pageNum: number;
@@ -27,7 +28,7 @@ export function ListTable<R extends object>(
       size="middle"
       scroll={{ x: 'max-content' }}
       {...table}
-      loading={list.isFetching}
+      loading={listLoading(list)}
       dataSource={list.data?.list ?? []}
       onRow={(row) => rowAttributes(row) as React.HTMLAttributes<HTMLElement>}
       pagination={{

@@ -9,6 +9,7 @@ import { listDentistsQuery } from '../../dentists';
 import type { CaseDetail, CaseInput } from '../api/types';
 import { useSaveCase } from '../api/useCaseMutations';
 import { searchable } from '../../../lib/selectSearch';
+import { listLoading } from '../../../lib/listLoading';
 
 interface Values {
   name: string;
@@ -127,7 +128,7 @@ export function CaseFormModal({
             {...searchable}
             data-testid="case-form-dentistId"
             allowClear
-            loading={dentists.isFetching}
+            loading={listLoading(dentists)}
             options={(dentists.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
           />
         </Form.Item>

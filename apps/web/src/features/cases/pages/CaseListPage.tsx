@@ -38,6 +38,7 @@ import { sizeText } from '../../../lib/sizes';
 import { ScreenLink } from '../../../components/ScreenLink';
 import { searchable } from '../../../lib/selectSearch';
 import { Access } from '../../../components/Access';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -244,7 +245,7 @@ export default function CaseListPage() {
         rowKey="caseCode"
         size="middle"
         scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
+        loading={listLoading(list)}
         columns={columns}
         dataSource={list.data?.list ?? []}
         rowSelection={{

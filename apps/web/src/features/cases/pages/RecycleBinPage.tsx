@@ -12,6 +12,7 @@ import { recycleBinCodec } from '../lib/recycleBinCodec';
 import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -120,7 +121,7 @@ export default function RecycleBinPage() {
         rowKey="caseCode"
         size="middle"
         scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
+        loading={listLoading(list)}
         columns={columns}
         dataSource={list.data?.list ?? []}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}

@@ -6,6 +6,7 @@ import { productsQuery } from '../api/catalogue';
 import type { LabProduct } from '../api/types';
 import { formatPrice } from '../lib/format';
 import { searchable } from '../../../lib/selectSearch';
+import { listLoading } from '../../../lib/listLoading';
 
 /**
  * A product from the chosen laboratory's catalogue (optional: a clinic may still describe the work itself). Answers
@@ -48,7 +49,7 @@ export function LabProductPicker({
       data-testid="send-product"
       allowClear
       disabled={!partnerCode}
-      loading={products.isFetching}
+      loading={listLoading(products)}
       placeholder={partnerCode && products.isSuccess && list.length === 0 ? t('picker.none') : t('picker.placeholder')}
       value={value?.productCode}
       onChange={(code?: string) => onChange(list.find((p) => p.productCode === code) ?? null)}

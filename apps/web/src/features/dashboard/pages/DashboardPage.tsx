@@ -31,6 +31,7 @@ import { roleLabel } from '../../../lib/roles';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { ScreenLink } from '../../../components/ScreenLink';
 import { lazyChunk } from '../../../lib/lazyChunk';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['dashboard', 'devices'];
@@ -321,7 +322,7 @@ function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
               testId="dashboard-chart-cases"
               title={t(side === 'clinic' ? 'chart.cases' : 'chart.received')}
               data={cases.data}
-              loading={cases.isFetching}
+              loading={listLoading(cases)}
             />
           </Col>
           <Col xs={24} xl={12}>
@@ -329,7 +330,7 @@ function SideDashboard({ side, user }: { side: Side; user: UserInfo }) {
               testId="dashboard-chart-accepted"
               title={t(side === 'clinic' ? 'chart.acceptedClinic' : 'chart.acceptedLab')}
               data={accepted.data}
-              loading={accepted.isFetching}
+              loading={listLoading(accepted)}
               color="#52c41a"
             />
           </Col>
@@ -577,7 +578,7 @@ function DeviceDashboardView({
           testId="dashboard-chart-activations"
           title={t('chart.activations')}
           data={d?.activations}
-          loading={devices.isFetching}
+          loading={listLoading(devices)}
         />
       </Space>
     </div>

@@ -10,6 +10,7 @@ import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { listDentistsQuery, type Dentist } from '../api/listDentists';
 import { useDeleteDentist, useSaveDentist } from '../api/useDentistMutations';
+import { listLoading } from '../../../lib/listLoading';
 
 /** A name clash: HTTP 409 (or code 409) from dentist/save. */
 export function isNameTaken(err: unknown): boolean {
@@ -91,7 +92,7 @@ export default function DentistPanel() {
       <Table<Dentist>
         rowKey="id"
         size="middle"
-        loading={list.isFetching}
+        loading={listLoading(list)}
         columns={columns}
         dataSource={list.data?.list ?? []}
         pagination={false}

@@ -7,6 +7,7 @@ import { FIELD_MAX } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { certifiedLabsQuery } from '../api/certifiedLabs';
 import { useSaveCertifiedLabs } from '../api/useDeviceMutations';
+import { listLoading } from '../../../lib/listLoading';
 
 /** At most this many codes (contracts: SaveCertifiedLabsBody). */
 export const MAX_CERTIFIED = 1000;
@@ -142,7 +143,7 @@ export function CertifiedLabsCard({ canEdit }: { canEdit: boolean }) {
           </Space>
         </Space>
       ) : (
-        <Spin spinning={list.isFetching}>
+        <Spin spinning={listLoading(list)}>
           {list.data && list.data.list.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('certified.none')} />
           ) : (

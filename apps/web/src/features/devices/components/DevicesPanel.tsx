@@ -24,6 +24,7 @@ import { CatalogImportCard } from './CatalogImportCard';
 import { CertifiedLabsCard } from './CertifiedLabsCard';
 import { DesignatedLabsModal } from './DesignatedLabsModal';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { listLoading } from '../../../lib/listLoading';
 
 const STATUS_COLORS: Record<string, string> = {
   Activated: 'green',
@@ -249,7 +250,7 @@ export default function DevicesPanel() {
           rowKey="serialNumber"
           size="middle"
           scroll={{ x: 'max-content' }}
-          loading={list.isFetching}
+          loading={listLoading(list)}
           columns={columns}
           rowSelection={
             canAssign

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import { LIVE_RESET, type LiveEvent } from '../../../lib/live';
 import { caseKeys } from '../../cases/api/keys';
 import { dashboardKeys } from '../../dashboard/api/keys';
 import { notificationKeys } from '../../notifications/api/keys';
 import { orderKeys } from '../../orders/api/keys';
-import { liveHandlers } from './useLiveUpdates';
+import { liveHandlers, RECONCILE_SPREAD_MS } from './useLiveUpdates';
 
 const q = { pageNum: 1, pageSize: 20 };
 const KEYS: Record<string, QueryKey> = {
@@ -76,5 +76,35 @@ describe('an order event', () => {
     qc.setQueryData(orderKeys.list(q), page);
     liveHandlers(qc)['order.changed']!([{ p: 1, kind: 'order.changed', subject: 'O1', data: { status: 'lost' } }]);
     expect(qc.getQueryData(orderKeys.list(q))).toBe(page);
+  });
+});
+
+describe('the refetch after an order event', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('waits its share of the spread, then fetches what is on screen once', async () => {
+    vi.useFakeTimers();
+    const qc = new QueryClient();
+    let fetches = 0;
+    const observer = new QueryObserver(qc, {
+      queryKey: orderKeys.list(q),
+      queryFn: () => ({ total: ++fetches, list: [] }),
+    });
+    const stop = observer.subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toBe(1);
+
+    liveHandlers(qc, () => 0.5)['order.changed']!([
+      { p: 1, kind: 'order.changed', subject: 'O1', data: { status: 'ready' } },
+    ]);
+    // Stale at once, so a screen opened meanwhile fetches it; the screen open now waits its turn.
+    expect(qc.getQueryState(orderKeys.list(q))?.isInvalidated).toBe(true);
+    await vi.advanceTimersByTimeAsync(RECONCILE_SPREAD_MS * 0.5 - 1);
+    expect(fetches).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetches).toBe(2);
+    await vi.advanceTimersByTimeAsync(RECONCILE_SPREAD_MS * 2);
+    expect(fetches).toBe(2);
+    stop();
   });
 });

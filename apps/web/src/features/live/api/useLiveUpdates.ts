@@ -13,8 +13,29 @@ function refresh(qc: QueryClient, keys: QueryKey[]) {
   for (const queryKey of keys) void qc.invalidateQueries({ queryKey });
 }
 
+/**
+ * The longest wait before the refetch that follows a change the event already showed. Every tab that hears an event
+ * hears it in the same millisecond: spread over this, their refetches reach the server as a ripple, not a wave, and
+ * do not compete with the repaint the event itself asked for.
+ */
+export const RECONCILE_SPREAD_MS = 1_000;
+
+/**
+ * Marks these queries stale at once (a screen opened meanwhile fetches them) and fetches those on screen after a
+ * random part of RECONCILE_SPREAD_MS: for changes already shown from the event's own data.
+ */
+function reconcile(qc: QueryClient, keys: QueryKey[], random = Math.random) {
+  for (const queryKey of keys) void qc.invalidateQueries({ queryKey, refetchType: 'none' });
+  setTimeout(() => {
+    for (const queryKey of keys) void qc.refetchQueries({ queryKey, type: 'active', stale: true });
+  }, random() * RECONCILE_SPREAD_MS);
+}
+
 /** What each kind of event makes stale (apps/server records them where the change is made). */
-export function liveHandlers(qc: QueryClient): Record<string, (events: LiveEvent[]) => void> {
+export function liveHandlers(
+  qc: QueryClient,
+  random: () => number = Math.random,
+): Record<string, (events: LiveEvent[]) => void> {
   return {
     // The bell asks for its count; a new notification there refreshes the work on screen as before.
     notification: () => refresh(qc, [notificationKeys.unread, notificationKeys.lists]),
@@ -22,13 +43,17 @@ export function liveHandlers(qc: QueryClient): Record<string, (events: LiveEvent
     // The row and the page show the new status at once (the event carries it); the refetch brings the rest.
     'order.changed': (events) => {
       for (const e of events) if (e.subject) showOrderStatus(qc, e.subject, e.data.status);
-      refresh(qc, [
-        orderKeys.lists,
-        ...subjects(events).map(orderKeys.detail),
-        caseKeys.lists,
-        caseKeys.details,
-        dashboardKeys.all,
-      ]);
+      reconcile(
+        qc,
+        [
+          orderKeys.lists,
+          ...subjects(events).map(orderKeys.detail),
+          caseKeys.lists,
+          caseKeys.details,
+          dashboardKeys.all,
+        ],
+        random,
+      );
     },
     'order.message': (events) =>
       refresh(

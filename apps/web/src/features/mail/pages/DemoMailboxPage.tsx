@@ -7,6 +7,7 @@ import { useAppConfig } from '../../../lib/appConfig';
 import { demoMailbox } from '../api/demoMailbox';
 import { mailKeys } from '../api/keys';
 import { MailList } from '../components/MailList';
+import { listLoading } from '../../../lib/listLoading';
 
 /** Demo mode only: read the mails the portal sent to an address (confirmation and reset links). */
 export default function DemoMailboxPage() {
@@ -51,7 +52,7 @@ export default function DemoMailboxPage() {
               </Button>
             ) : null}
           </Form>
-          {email ? <MailList mails={mails.data?.list ?? []} loading={mails.isFetching} /> : null}
+          {email ? <MailList mails={mails.data?.list ?? []} loading={listLoading(mails)} /> : null}
         </>
       )}
       <div className="public-links">

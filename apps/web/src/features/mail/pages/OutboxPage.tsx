@@ -5,6 +5,7 @@ import { listOutboxQuery } from '../api/listOutbox';
 import { MailList } from '../components/MailList';
 import { useListState, usePageInRange } from '../../../lib/listState';
 import { outboxCodec } from '../lib/outboxCodec';
+import { listLoading } from '../../../lib/listLoading';
 
 export default function OutboxPage() {
   const { t } = useTranslation('mail');
@@ -13,7 +14,7 @@ export default function OutboxPage() {
   usePageInRange(page, outbox, (pageNum) => setPage((p) => ({ ...p, pageNum })));
   return (
     <Card title={t('outbox')} data-testid="outbox">
-      <MailList mails={outbox.data?.list ?? []} loading={outbox.isFetching} />
+      <MailList mails={outbox.data?.list ?? []} loading={listLoading(outbox)} />
       <Pagination
         className="pager"
         current={page.pageNum}

@@ -15,6 +15,7 @@ import { listRolesQuery } from '../api/listRoles';
 import { useDeleteRoles, useSaveRole, useSetDefaultRole } from '../api/useRoleMutations';
 import { RoleMenuModal } from '../components/RoleMenuModal';
 import { roleListCodec } from '../lib/roleListCodec';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['roles'];
@@ -140,7 +141,7 @@ export default function RoleListPage() {
         rowKey="roleCode"
         size="middle"
         scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
+        loading={listLoading(list)}
         columns={columns}
         dataSource={list.data?.list ?? []}
         onRow={(r) => ({ 'data-testid': `role-row-${r.name}` }) as React.HTMLAttributes<HTMLElement>}

@@ -24,6 +24,7 @@ import { SignInDisputes } from '../components/SignInDisputes';
 import { userColumnSort, userListCodec, type UserListState } from '../lib/userListCodec';
 import { sayIfRefused } from '../../../lib/refusal';
 import { searchable } from '../../../lib/selectSearch';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['users'];
@@ -199,7 +200,7 @@ export default function UserListPage() {
         rowKey="userCode"
         size="middle"
         scroll={{ x: 'max-content' }}
-        loading={list.isFetching}
+        loading={listLoading(list)}
         columns={columns}
         dataSource={list.data?.list ?? []}
         rowSelection={

@@ -13,6 +13,7 @@ import { useDeleteUpdateLogs } from '../api/useUpdateLogMutations';
 import { usageWeekly } from '../api/usage';
 import { UpdateLogEditor } from '../components/UpdateLogEditor';
 import { updateLogAdminCodec, UPDATE_LOG_ADMIN_TABS } from '../lib/updateLogAdminCodec';
+import { listLoading } from '../../../lib/listLoading';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['whatsnew'];
@@ -69,7 +70,7 @@ function Entries({ pageNum, onPage }: { pageNum: number; onPage: (pageNum: numbe
       <Table<Entry>
         rowKey="id"
         size="middle"
-        loading={list.isFetching}
+        loading={listLoading(list)}
         dataSource={list.data?.list ?? []}
         scroll={{ x: 640 }}
         pagination={{ current: pageNum, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: onPage }}
@@ -141,7 +142,7 @@ function Usage({ weeks, onWeeks }: { weeks: number; onWeeks: (weeks: number) => 
       <Table<UsageWeeklyRow>
         rowKey={(r) => `${r.weekStart}:${r.screen}`}
         size="middle"
-        loading={usage.isFetching}
+        loading={listLoading(usage)}
         dataSource={usage.data?.list ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
         scroll={{ x: 560 }}
