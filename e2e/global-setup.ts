@@ -47,6 +47,8 @@ export default async function setup(project: TestProject) {
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',
     LOGIN_RATE_LIMIT_PER_MINUTE: '500',
+    // The webhook journeys' receiver listens on loopback.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
   };
   const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,

@@ -16,6 +16,9 @@ export const endpointsQuery = () =>
     queryFn: () => http.post<{ list: WebhookEndpoint[] }>('webhook/list'),
   });
 
+/** How often an open delivery log asks again while one of its deliveries waits for an attempt (retries, a replay). */
+export const PENDING_DELIVERY_POLL_MS = 3_000;
+
 export const deliveriesQuery = (endpointCode: string, pageNum: number) =>
   queryOptions({
     queryKey: webhookKeys.deliveries(endpointCode, pageNum),
@@ -25,6 +28,9 @@ export const deliveriesQuery = (endpointCode: string, pageNum: number) =>
         pageNum,
         pageSize: 20,
       }),
+    // Attempts happen on the server's schedule, not on anything this screen hears: follow them while one is due.
+    refetchInterval: (query) =>
+      query.state.data?.list.some((d) => d.status === 'pending') ? PENDING_DELIVERY_POLL_MS : false,
   });
 
 type SecretAnswer = { endpoint: WebhookEndpoint; secret: string };

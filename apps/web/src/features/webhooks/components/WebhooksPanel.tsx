@@ -251,6 +251,13 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
     <Table<WebhookDelivery>
       rowKey="deliveryCode"
       columns={columns}
+      onRow={(d) =>
+        ({
+          'data-testid': `webhook-delivery-${d.deliveryCode}`,
+          'data-status': d.status,
+          'data-attempts': d.attempts,
+        }) as React.HTMLAttributes<HTMLElement>
+      }
       dataSource={deliveries.data?.list ?? []}
       loading={deliveries.isPending}
       scroll={{ x: 'max-content' }}
