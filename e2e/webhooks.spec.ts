@@ -36,18 +36,18 @@ class Receiver {
   ) {}
 
   static async start() {
-    let self: Receiver | undefined;
     const server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
-        self!.received.push({ body, headers: req.headers });
-        res.writeHead(self!.failing ? 500 : 204).end();
+        receiver.received.push({ body, headers: req.headers });
+        res.writeHead(receiver.failing ? 500 : 204).end();
       });
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    self = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/portal-hooks`);
-    return self;
+    // Requests arrive only after this returns: the handler above finds the receiver made here.
+    const receiver = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/portal-hooks`);
+    return receiver;
   }
 
   /** The deliveries whose body says this order and event, each checked against the secret (throws if forged). */
