@@ -153,8 +153,15 @@ describe('the OpenID provider', () => {
     expect(doc.response_types_supported).toEqual(['code']);
     expect(doc.code_challenge_methods_supported).toEqual(['S256']);
     expect(doc.pushed_authorization_request_endpoint).toBe(`${issuer}/request`);
-    expect(doc.revocation_endpoint).toBeTruthy();
-    expect(doc.introspection_endpoint).toBeTruthy();
+    // The paths docs/api.md lists.
+    expect(doc).toMatchObject({
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      userinfo_endpoint: `${issuer}/me`,
+      jwks_uri: `${issuer}/jwks`,
+      revocation_endpoint: `${issuer}/token/revocation`,
+      introspection_endpoint: `${issuer}/token/introspection`,
+    });
     expect(doc.scopes_supported).toEqual(
       expect.arrayContaining(['cases:read', 'files:read', 'orders:read', 'orders:write']),
     );
