@@ -108,6 +108,9 @@ import { ChatService } from './modules/chat/chat.service.js';
 import { ChatNotices } from './modules/chat/chat-notices.js';
 import { webhooksModule } from './modules/webhooks/webhooks.routes.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { appsModule } from './modules/apps/apps.routes.js';
+import { AppsService } from './modules/apps/apps.service.js';
+import { OpenIdProvider } from './modules/apps/openid-provider.js';
 
 export interface BuildOptions {
   config: Config;
@@ -304,6 +307,10 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   app.decorate('webhooks', webhooks);
   housekeeping.add('webhookDispatch', MINUTE, async () => ({ made: await webhooks.dispatch() }));
   housekeeping.add('webhookDeliveriesCleanup', HOUR, async () => ({ removed: await webhooks.cleanup() }));
+  // Apps: the OpenID provider (loaded on first use) and the register of apps it serves.
+  const oidc = new OpenIdProvider(db, config, app.log);
+  const apps = new AppsService(db, config, oidc);
+  housekeeping.add('oauthCleanup', HOUR, async () => ({ removed: await apps.deleteExpired() }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
@@ -324,7 +331,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     registrationModule(platform),
     recoveryModule(platform),
     usersModule(new UsersService(db, mailer, userSessions, roles)),
-    accountModule(new AccountService(db, mailer, config.publicUrl)),
+    accountModule(new AccountService(db, mailer, config.publicUrl, (grantId) => apps.revokeGrant(grantId))),
     contactsModule(new ContactsService(db, mailer, config.publicUrl), demoMailbox),
     usersAdminModule(new UsersAdminService(db, mailer, config, roles, userSessions), demoMailbox),
     rolesModule(roles),
@@ -351,19 +358,21 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     annotationsModule(new AnnotationsService(db, cases, orders)),
     chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), hub),
     webhooksModule(webhooks),
+    appsModule(apps),
   ];
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       for (const m of modules) m.publicRoutes?.(api);
       await api.register(async (privateScope) => {
-        registerAuthentication(privateScope, { db, tokens, sessions });
+        registerAuthentication(privateScope, { db, tokens, sessions, appTokens: apps });
         for (const m of modules) m.privateRoutes?.(privateScope);
       });
     },
     { prefix: API_BASE },
   );
 
+  await oidc.register(app);
   await registerLive(app, hub, config.publicUrl);
   registerMetricsRoute(app, config, metrics);
 
@@ -411,6 +420,8 @@ function registerSecurityHeaders(app: App) {
       reply.headers(API_HEADERS);
       done();
     } else {
+      // The provider's pages and the sign-in and consent page for apps are never framed, even by the portal.
+      if (/^\/(oidc|third)(\/|\?|$)/.test(request.url)) reply.header('x-frame-options', 'DENY');
       documentHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     }
   });

@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  OAUTH_ALLOW_LOOPBACK_REDIRECTS: z.enum(['true', 'false']).default('false'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
@@ -104,6 +105,8 @@ export interface Config {
    * and whether endpoints may be plain http on the loopback address (tests and local development only).
    */
   webhooks: { secretKey: string; allowLoopback: boolean };
+  /** Apps may register plain-http redirect addresses on the loopback address (tests and local development only). */
+  oauthAllowLoopbackRedirects: boolean;
   accessTokenTtlSeconds: number;
   /** How long a process may hold a session in memory between change notifications (0 = never). */
   sessionCacheSeconds: number;
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       secretKey: e.WEBHOOK_SECRET_KEY ?? createHmac('sha256', jwtSecret).update('portal:webhook-secrets').digest('hex'),
       allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     },
+    oauthAllowLoopbackRedirects: e.OAUTH_ALLOW_LOOPBACK_REDIRECTS === 'true',
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     demoPassword: e.DEMO_PASSWORD,

@@ -103,6 +103,7 @@ const SPECIAL: Record<
   shareRevoke: { reason: 'ends the share links the public share calls use', last: true },
   caseAnnotationDelete: { reason: 'removes the annotations the annotation calls use', last: true },
   webhookDelete: { reason: 'removes the endpoints the webhook calls use', last: true },
+  appSuspend: { reason: 'suspends the registered apps the app calls use', last: true },
   // Calls that send mail need nothing special: without SMTP_URL mail is only written to the outbox table.
 };
 
@@ -206,6 +207,20 @@ beforeAll(async () => {
       [appCode, m.userCode],
     );
     appCodes.push(appCode);
+  }
+  // Registered apps (the super administrator's register), so the app calls have real ones to use.
+  for (const confidential of [true, false]) {
+    const made = await h.call('app/create', {
+      token: w.inner.token,
+      body: {
+        name: `Fuzz app ${confidential ? 'server' : 'browser'}`,
+        redirectUris: ['https://app.example.test/callback'],
+        scopes: ['openid', 'cases:read'],
+        contactEmail: 'dev@example.test',
+        confidential,
+      },
+    });
+    appCodes.push(made.data.appCode);
   }
   // A report with a snapshot on each clinic's own case, so the report calls have real ones to use.
   for (const pair of w.pairs) {

@@ -59,6 +59,20 @@ export interface MatrixEntry {
 
 const a = (w: World) => w.pairs[0];
 
+/** A fresh app in the register (the super administrator's; the owner's call may suspend it). */
+async function appOf(w: World): Promise<string> {
+  const made = await w.h.call('app/create', {
+    token: w.inner.token,
+    body: {
+      name: `App ${randomBytes(4).toString('hex')}`,
+      redirectUris: ['https://app.example.test/callback'],
+      scopes: ['openid', 'cases:read'],
+      contactEmail: 'dev@example.test',
+    },
+  });
+  return made.data.appCode as string;
+}
+
 /** A fresh product of pair A's laboratory (the owner's call may change or remove it). */
 async function productOf(w: World): Promise<string> {
   const made = await w.h.call('catalogue/saveProduct', {
@@ -1265,6 +1279,27 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
       request: post('webhook/replay', { deliveryCode: await webhookDeliveryOf(w) }),
     }),
   },
+  // Apps: the register is the super administrator's; the interaction calls are every signed-in user's own.
+  appList: { callers: ['inner'], probe: () => post('app/list') },
+  appCreate: { callers: ['inner'] },
+  appEdit: {
+    callers: ['inner'],
+    resource: async (w) => ({
+      owners: [w.inner],
+      request: post('app/edit', { appCode: await appOf(w), name: 'Matrix' }),
+    }),
+  },
+  appSuspend: {
+    callers: ['inner'],
+    resource: async (w) => ({ owners: [w.inner], request: post('app/suspend', { appCode: await appOf(w) }) }),
+  },
+  appResume: {
+    callers: ['inner'],
+    resource: async (w) => ({ owners: [w.inner], request: post('app/resume', { appCode: await appOf(w) }) }),
+  },
+  appInteraction: { callers: ANY, note: 'an authorization request the caller was sent to answer for themselves' },
+  appConsent: { callers: ANY, note: 'the caller authorizes an app for themselves' },
+  appDeny: { callers: ANY, note: 'the caller refuses an app for themselves' },
 };
 
 /**

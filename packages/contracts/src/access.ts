@@ -45,5 +45,7 @@ export const Permission = {
   ChatExport: 'chat:export',
   /** Webhooks (docs/product-decisions.md, "Webhooks"): the organization's endpoints, their secrets and deliveries. */
   WebhookManage: 'webhook:manage',
+  /** Apps (docs/product-decisions.md, "Apps"): registering, changing and suspending OAuth apps (super administrator). */
+  AppManage: 'app:manage',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

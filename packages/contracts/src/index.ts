@@ -28,3 +28,4 @@ export * from './api/software.js';
 export * from './api/reports.js';
 export * from './api/annotations.js';
 export * from './api/webhooks.js';
+export * from './api/apps.js';

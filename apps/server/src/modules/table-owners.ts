@@ -103,6 +103,11 @@ export const TABLE_OWNERS = {
   webhook_endpoints: 'webhooks',
   webhook_deliveries: 'webhooks',
   webhook_attempts: 'webhooks',
+  // 0041_oauth
+  oauth_apps: 'apps',
+  /** The OpenID provider's grants, sessions, interactions, codes and tokens (its adapter). */
+  oauth_models: 'apps',
+  oauth_keys: 'apps',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

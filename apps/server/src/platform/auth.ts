@@ -1,9 +1,16 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { OrgStatus, UserStatus, PERMISSION_WILDCARD, type ErrorName } from '@portal/contracts';
+import {
+  API_BASE,
+  OrgStatus,
+  UserStatus,
+  PERMISSION_WILDCARD,
+  appScopesAllow,
+  type ErrorName,
+} from '@portal/contracts';
 import type { Db } from './db.js';
-import { fail } from './errors.js';
+import { AppError, fail } from './errors.js';
 import { readInfoHeader } from './http.js';
 import type { SessionCache } from './session-cache.js';
 import { usersRepository, type UserWithOrgRow } from '../modules/users/users.repository.js';
@@ -21,9 +28,23 @@ export interface AuthContext {
   identityVerifiedUntil: Date | null;
 }
 
+/** An app's access token (OpenID provider): the user it acts for and the scopes it holds. */
+export interface AppTokenContext {
+  appCode: string;
+  grantId: string;
+  scopes: Set<string>;
+}
+
+/** Looks up an app's opaque access token; undefined when the provider does not know it. */
+export interface AppTokenVerifier {
+  authenticate(token: string): Promise<(AppTokenContext & { auth: AuthContext }) | undefined>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext;
+    /** Set when the caller is an app with an access token (its identity comes from the token alone). */
+    appToken?: AppTokenContext;
   }
   interface FastifyContextConfig {
     /**
@@ -121,6 +142,13 @@ export interface AuthDeps {
   db: Db;
   tokens: TokenService;
   sessions: SessionCache;
+  /** Apps' access tokens (opaque, not the portal's signed tokens) are accepted when given. */
+  appTokens?: AppTokenVerifier;
+}
+
+/** The portal's own access tokens are signed JWTs; an app's token from the provider is opaque (no dots). */
+function isAppToken(token: string | undefined): token is string {
+  return typeof token === 'string' && token.length > 0 && !token.includes('.');
 }
 
 /** Resolves an access token to the caller; the catalogue's 401/402 answers when it cannot. */
@@ -212,7 +240,15 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
       );
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { auth, issuedAt } = await authenticateToken(deps, readAccessToken(request));
+    const token = readAccessToken(request);
+    if (deps.appTokens && isAppToken(token)) {
+      const app = await deps.appTokens.authenticate(token);
+      if (!app) fail('TOKEN_INVALID');
+      request.auth = app.auth;
+      request.appToken = { appCode: app.appCode, grantId: app.grantId, scopes: app.scopes };
+      return;
+    }
+    const { auth, issuedAt } = await authenticateToken(deps, token);
     request.auth = auth;
     // Sliding renewal: past half its life the access token is replaced, so an active session without
     // "stay signed in" lasts while the user works and ends soon after they stop.
@@ -223,6 +259,12 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
 
   scope.addHook('preHandler', async (request: FastifyRequest) => {
     const cfg = request.routeOptions.config;
+    // An app's token opens only the calls its scopes list, and then only what the user's role allows.
+    if (request.appToken) {
+      const call = (request.routeOptions.url ?? '').slice(API_BASE.length + 1);
+      if (!appScopesAllow(request.appToken.scopes, call))
+        throw new AppError('NO_PERMISSION', {}, null, 'appScopeRefused');
+    }
     if (request.auth.forceChangePassword && !cfg.allowForcedPasswordChange)
       fail('NO_PERMISSION', {}, { forceChangePassword: true });
     const permission = typeof cfg.permission === 'function' ? await cfg.permission(request) : cfg.permission;

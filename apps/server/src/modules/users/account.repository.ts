@@ -84,15 +84,52 @@ export const accountRepository = {
       [userId],
     );
   },
-  /** Revokes one of the user's own authorizations; answers false for another's or an unknown one. */
-  async revokeApp(db: Queryable, userId: number, appCode: string): Promise<boolean> {
-    const rows = await db.query(
+  /**
+   * Revokes one of the user's own authorizations: answers its provider grant (null when it has none), or undefined
+   * for another's or an unknown one.
+   */
+  async revokeApp(db: Queryable, userId: number, appCode: string): Promise<{ grant_id: string | null } | undefined> {
+    const [row] = await db.query<{ grant_id: string | null }>(
       `UPDATE authorized_apps
           SET revoked_at = now()
         WHERE app_code = $1 AND user_id = $2 AND revoked_at IS NULL
-        RETURNING 1`,
+        RETURNING grant_id`,
       [appCode, userId],
     );
-    return rows.length > 0;
+    return row;
+  },
+  /** The user's live authorization of a registered app, with its provider grant. */
+  async liveAuthorization(db: Queryable, userId: number, appId: number) {
+    const [row] = await db.query<{ app_code: string; grant_id: string | null }>(
+      `SELECT app_code, grant_id
+         FROM authorized_apps
+        WHERE user_id = $1 AND app_id = $2 AND revoked_at IS NULL`,
+      [userId, appId],
+    );
+    return row;
+  },
+  /** Records (or renews) a user's authorization of a registered app: one live row per user and app. */
+  async recordAuthorization(
+    db: Queryable,
+    a: { appCode: string; userId: number; appId: number; appName: string; scopes: string; grantId: string },
+  ) {
+    await db.query(
+      `INSERT INTO authorized_apps (app_code, user_id, app_name, scopes, app_id, grant_id)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_id, app_id) WHERE revoked_at IS NULL AND app_id IS NOT NULL
+       DO UPDATE SET app_name = EXCLUDED.app_name, scopes = EXCLUDED.scopes, grant_id = EXCLUDED.grant_id,
+                     authorized_at = now()`,
+      [a.appCode, a.userId, a.appName, a.scopes, a.appId, a.grantId],
+    );
+  },
+  /** Notes that an app used its authorization (at most once a minute per grant). */
+  async markUsed(db: Queryable, grantId: string) {
+    await db.query(
+      `UPDATE authorized_apps
+          SET last_used_at = now()
+        WHERE grant_id = $1 AND revoked_at IS NULL
+          AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [grantId],
+    );
   },
 };

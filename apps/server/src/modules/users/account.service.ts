@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API_BASE, EMAIL_CONFIRM_VALIDITY_HOURS, type UserDetail, type EditUserBody } from '@portal/contracts';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import { newToken } from '../../platform/crypto.js';
 import { fail } from '../../platform/errors.js';
@@ -20,6 +20,8 @@ export class AccountService {
     private readonly db: Db,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
+    /** Ends an app's grant in the provider (its access and refresh tokens stop at once). */
+    private readonly revokeGrant: (grantId: string) => Promise<void> = async () => {},
   ) {}
 
   async detail(userId: number): Promise<UserDetail> {
@@ -141,6 +143,23 @@ export class AccountService {
   }
 
   async revokeApp(userId: number, appCode: string) {
-    if (!(await accountRepository.revokeApp(this.db, userId, appCode))) fail('NOT_FOUND');
+    const revoked = await accountRepository.revokeApp(this.db, userId, appCode);
+    if (!revoked) fail('NOT_FOUND');
+    if (revoked.grant_id) await this.revokeGrant(revoked.grant_id);
+  }
+
+  /** The apps module's view of a user's authorization of an app (the users module owns the table). */
+  static liveAuthorization(q: Queryable, userId: number, appId: number) {
+    return accountRepository.liveAuthorization(q, userId, appId);
+  }
+  static recordAuthorization(q: Queryable, a: Parameters<typeof accountRepository.recordAuthorization>[1]) {
+    return accountRepository.recordAuthorization(q, a);
+  }
+  /** The user an app's token stands for (its subject is the user's code), with organization and role. */
+  static userByCode(q: Queryable, userCode: string) {
+    return usersRepository.findWithOrgByCode(q, userCode);
+  }
+  static markAppUsed(q: Queryable, grantId: string) {
+    return accountRepository.markUsed(q, grantId);
   }
 }

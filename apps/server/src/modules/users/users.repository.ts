@@ -66,6 +66,10 @@ export const usersRepository = {
   async findById(db: Queryable, id: number): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.id = $1`, [id]))[0];
   },
+  /** A user with organization and role by the user's code (the subject of an app's token). */
+  async findWithOrgByCode(db: Queryable, userCode: string): Promise<UserWithOrgRow | undefined> {
+    return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.user_code = $1`, [userCode]))[0];
+  },
   async findByEmail(db: Queryable, email: string): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE lower(u.email) = lower($1)`, [email]))[0];
   },

@@ -1,0 +1,143 @@
+import {
+  AppCodeOnlyBody,
+  AppCreateBody,
+  AppCreated,
+  AppEditBody,
+  AppInteraction,
+  AppInteractionBody,
+  AppInteractionDone,
+  AppInteractionUidBody,
+  Permission,
+  RegisteredApp,
+  RegisteredAppList,
+  envelope,
+} from '@portal/contracts';
+import { ok } from '../../platform/http.js';
+import type { Module } from '../../platform/services.js';
+import type { AppsService } from './apps.service.js';
+
+const MANAGE = { permission: Permission.AppManage } as const;
+
+/**
+ * Apps (docs/product-decisions.md, "Apps"; docs/api.md, "Apps: OAuth 2.0 / OpenID Connect"): the register of OAuth
+ * apps, and the calls the sign-in and consent page makes for the provider.
+ */
+export function appsModule(apps: AppsService): Module {
+  return {
+    privateRoutes(app) {
+      app.post(
+        '/app/list',
+        {
+          schema: {
+            tags: ['apps'],
+            summary: 'Every registered app with its users and last use (super administrator)',
+            response: { 200: envelope(RegisteredAppList) },
+          },
+          config: MANAGE,
+        },
+        async (request) => ok(request, await apps.list()),
+      );
+
+      app.post(
+        '/app/create',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              'Register an app; answers its client_id (appCode) and, for a confidential app, its secret, shown once',
+            body: AppCreateBody,
+            response: { 200: envelope(AppCreated) },
+          },
+          config: MANAGE,
+        },
+        async (request) => ok(request, await apps.create(request.body)),
+      );
+
+      app.post(
+        '/app/edit',
+        {
+          schema: {
+            tags: ['apps'],
+            summary: "Change an app's name, logo, redirect addresses, scopes or contact",
+            body: AppEditBody,
+            response: { 200: envelope(RegisteredApp) },
+          },
+          config: { ...MANAGE, errors: ['NOT_FOUND'] },
+        },
+        async (request) => ok(request, await apps.edit(request.body)),
+      );
+
+      for (const [path, status, summary] of [
+        ['/app/suspend', 'suspended', 'Suspend an app: its authorization requests and its tokens are refused at once'],
+        ['/app/resume', 'active', 'Let a suspended app work again'],
+      ] as const) {
+        app.post(
+          path,
+          {
+            schema: {
+              tags: ['apps'],
+              summary,
+              body: AppCodeOnlyBody,
+              response: { 200: envelope(RegisteredApp) },
+            },
+            config: { ...MANAGE, errors: ['NOT_FOUND'] },
+          },
+          async (request) => ok(request, await apps.setStatus(request.body.appCode, status)),
+        );
+      }
+
+      app.post(
+        '/app/interaction',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              'What /third/auth-login shows: the app, the scopes it asks for, and whether the signed-in user is the one it asked for',
+            body: AppInteractionBody,
+            response: { 200: envelope(AppInteraction) },
+          },
+          config: {
+            everyMember: 'a signed-in user is asked to authorize an app for themselves',
+            errors: ['APP_ID_REQUIRED', 'APP_INTERACTION_EXPIRED', 'NOT_FOUND'],
+          },
+        },
+        async (request) => ok(request, await apps.interaction(request.auth, request.body)),
+      );
+
+      app.post(
+        '/app/consent',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              'The signed-in user authorizes the app; answers where the browser goes next (back to the provider)',
+            body: AppInteractionUidBody,
+            response: { 200: envelope(AppInteractionDone) },
+          },
+          config: {
+            everyMember: 'a signed-in user authorizes an app to act for themselves',
+            errors: ['APP_INTERACTION_EXPIRED', 'APP_USER_MISMATCH'],
+          },
+        },
+        async (request) => ok(request, await apps.consent(request.auth, request.body.uid)),
+      );
+
+      app.post(
+        '/app/deny',
+        {
+          schema: {
+            tags: ['apps'],
+            summary: 'The signed-in user refuses; answers where the browser goes next (the app is told access_denied)',
+            body: AppInteractionUidBody,
+            response: { 200: envelope(AppInteractionDone) },
+          },
+          config: {
+            everyMember: 'a signed-in user refuses an app',
+            errors: ['APP_INTERACTION_EXPIRED'],
+          },
+        },
+        async (request) => ok(request, await apps.deny(request.auth, request.body.uid)),
+      );
+    },
+  };
+}

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import {
+  APP_SCOPES,
+  OrgStatus,
+  UserStatus,
+  type AppCreateBody,
+  type AppEditBody,
+  type RegisteredApp,
+} from '@portal/contracts';
+import type { Config } from '../../config.js';
+import type { AuthContext } from '../../platform/auth.js';
+import { newCode } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db.js';
+import { fail, invalidField } from '../../platform/errors.js';
+import { AccountService } from '../users/account.service.js';
+import { appsRepository as repo, type AppListRow, type AppRow } from './apps.repository.js';
+import { secretHash, type OpenIdProvider } from './openid-provider.js';
+
+/** A request parameter the provider kept, as text. */
+const PROVIDER_ID = /^[A-Za-z0-9_-]{1,200}$/;
+const param = (v: unknown) => (typeof v === 'string' ? v : '');
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+function appView(a: AppListRow | AppRow): RegisteredApp {
+  return {
+    appCode: a.code,
+    name: a.name,
+    logoUrl: a.logo_url,
+    redirectUris: a.redirect_uris,
+    scopes: a.scopes,
+    contactEmail: a.contact_email,
+    confidential: a.secret_hash !== null,
+    status: a.status,
+    users: 'users' in a ? Number(a.users) : 0,
+    lastUsedAt: 'last_used_at' in a ? a.last_used_at : null,
+    createdAt: a.created_at,
+  };
+}
+
+/** What an app's access token stands for: its user (as a signed-in call sees them) and what the token allows. */
+export interface AppTokenAuth {
+  auth: AuthContext;
+  appCode: string;
+  grantId: string;
+  scopes: Set<string>;
+}
+
+/**
+ * Apps (docs/product-decisions.md, "Apps"): the super administrator's register of OAuth apps, the sign-in and consent
+ * interaction the provider hands to the portal, and the app tokens the API accepts.
+ */
+export class AppsService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly oidc: OpenIdProvider,
+  ) {}
+
+  /** An exact address an app may be sent back to: https, or http on the loopback address where allowed. */
+  private checkRedirectUris(uris: string[]): string[] {
+    uris.forEach((raw, i) => {
+      const field = `redirectUris.${i}`;
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        invalidField(field, 'appRedirectUriInvalid');
+      }
+      const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+      if (url.hash || raw.includes('#') || url.username || url.password || raw.includes('*'))
+        invalidField(field, 'appRedirectUriInvalid');
+      if (url.protocol !== 'https:' && !(loopbackHttp && this.config.oauthAllowLoopbackRedirects))
+        invalidField(field, 'appRedirectUriInvalid');
+    });
+    return [...new Set(uris)];
+  }
+
+  private checkLogo(logoUrl: string | undefined): string | null {
+    if (!logoUrl) return null;
+    try {
+      if (new URL(logoUrl).protocol === 'https:') return logoUrl;
+    } catch {
+      // refused below
+    }
+    return invalidField('logoUrl', 'paramInvalid');
+  }
+
+  async list() {
+    return { list: (await repo.list(this.db)).map(appView) };
+  }
+
+  async create(input: AppCreateBody) {
+    const redirectUris = this.checkRedirectUris(input.redirectUris);
+    const logoUrl = this.checkLogo(input.logoUrl);
+    const secret = input.confidential ? `cs_${randomBytes(32).toString('base64url')}` : null;
+    const code = newCode('app');
+    await repo.insert(this.db, {
+      code,
+      name: input.name,
+      logoUrl,
+      redirectUris,
+      scopes: APP_SCOPES.filter((s) => input.scopes.includes(s)),
+      contactEmail: input.contactEmail,
+      secretHash: secret ? secretHash(secret) : null,
+    });
+    const app = await repo.findByCode(this.db, code);
+    return { ...appView(app!), clientSecret: secret };
+  }
+
+  async edit(input: AppEditBody) {
+    await this.db.transaction(async (tx) => {
+      const app = await repo.findByCode(tx, input.appCode, true);
+      if (!app) fail('NOT_FOUND');
+      await repo.update(tx, app.code, {
+        name: input.name ?? app.name,
+        logoUrl: input.logoUrl !== undefined ? this.checkLogo(input.logoUrl) : app.logo_url,
+        redirectUris: input.redirectUris ? this.checkRedirectUris(input.redirectUris) : app.redirect_uris,
+        scopes: input.scopes ? APP_SCOPES.filter((s) => input.scopes!.includes(s)) : app.scopes,
+        contactEmail: input.contactEmail ?? app.contact_email,
+      });
+    });
+    return appView((await repo.findByCode(this.db, input.appCode))!);
+  }
+
+  /** A suspended app is unknown to the provider: its requests and its tokens are refused at once. */
+  async setStatus(appCode: string, status: 'active' | 'suspended') {
+    const app = await repo.findByCode(this.db, appCode);
+    if (!app) fail('NOT_FOUND');
+    await repo.setStatus(this.db, appCode, status);
+    return appView((await repo.findByCode(this.db, appCode))!);
+  }
+
+  /** Ends a grant in the provider: its codes, access and refresh tokens stop at once, on every process. */
+  async revokeGrant(grantId: string) {
+    await repo.revokeGrant(this.db, grantId);
+  }
+
+  /** Housekeeping: the provider's expired codes, tokens, sessions and interactions. */
+  deleteExpired() {
+    return repo.deleteExpired(this.db);
+  }
+
+  /** The interaction the provider handed to /third/auth-login, answered 2095 once it is gone or answered. */
+  private async openInteraction(uid: string) {
+    // An unknown interaction is answered without loading the provider (which makes its keys on a first load).
+    if (!PROVIDER_ID.test(uid) || !(await repo.modelExists(this.db, 'Interaction', uid)))
+      fail('APP_INTERACTION_EXPIRED');
+    const provider = await this.oidc.provider();
+    const interaction = await provider.Interaction.find(uid);
+    if (!interaction || interaction.result) fail('APP_INTERACTION_EXPIRED');
+    const clientId = param(interaction.params.client_id);
+    const app = await repo.findByCode(this.db, clientId);
+    if (!app || app.status !== 'active') fail('APP_INTERACTION_EXPIRED');
+    return { interaction, app };
+  }
+
+  private static matchesHint(user: AuthContext['user'], hint: unknown): boolean {
+    if (typeof hint !== 'string' || !hint) return true;
+    const h = hint.trim().toLowerCase();
+    return [user.user_code, user.account, user.email].some((v) => typeof v === 'string' && v.toLowerCase() === h);
+  }
+
+  /** What the consent page shows: the app, the scopes it asks for, and whether the signed-in user is the one it wants. */
+  async interaction(auth: AuthContext, body: { uid?: string; appid?: string }) {
+    if (!body.uid) {
+      if (!body.appid) fail('APP_ID_REQUIRED');
+      const app = await repo.findByCode(this.db, body.appid);
+      if (!app || app.status !== 'active') fail('NOT_FOUND');
+      return {
+        uid: null,
+        appCode: app.code,
+        appName: app.name,
+        logoUrl: app.logo_url,
+        scopes: [],
+        loginHint: null,
+        userMatches: true,
+      };
+    }
+    const { interaction, app } = await this.openInteraction(body.uid);
+    if (body.appid && body.appid !== app.code) fail('APP_INTERACTION_EXPIRED');
+    const hint = interaction.params.login_hint;
+    const asked = param(interaction.params.scope)
+      .split(' ')
+      .filter((s) => app.scopes.includes(s));
+    return {
+      uid: interaction.uid,
+      appCode: app.code,
+      appName: app.name,
+      logoUrl: app.logo_url,
+      scopes: asked,
+      loginHint: typeof hint === 'string' && hint ? hint : null,
+      userMatches: AppsService.matchesHint(auth.user, hint),
+    };
+  }
+
+  /**
+   * The signed-in user grants the app the scopes it asked for (within those registered for it): the provider's grant
+   * is saved (one per user and app, widened by later consents) and the interaction finished; own space lists the app.
+   */
+  async consent(auth: AuthContext, uid: string) {
+    const { interaction, app } = await this.openInteraction(uid);
+    if (!AppsService.matchesHint(auth.user, interaction.params.login_hint)) fail('APP_USER_MISMATCH');
+    const provider = await this.oidc.provider();
+    const scopes = param(interaction.params.scope)
+      .split(' ')
+      .filter((s) => app.scopes.includes(s));
+    const existing = await AccountService.liveAuthorization(this.db, auth.userId, Number(app.id));
+    let grant = existing?.grant_id ? await provider.Grant.find(existing.grant_id) : undefined;
+    if (grant && (grant.accountId !== auth.userCode || grant.clientId !== app.code)) grant = undefined;
+    grant ??= new provider.Grant({ accountId: auth.userCode, clientId: app.code });
+    grant.addOIDCScope(scopes.join(' '));
+    const grantId = await grant.save();
+    const granted = [...new Set([...(grant.getOIDCScope() || '').split(' ').filter(Boolean)])];
+    await AccountService.recordAuthorization(this.db, {
+      appCode: existing?.app_code ?? newCode('aa'),
+      userId: auth.userId,
+      appId: Number(app.id),
+      appName: app.name,
+      scopes: granted.join(','),
+      grantId,
+    });
+    interaction.result = { login: { accountId: auth.userCode }, consent: { grantId } };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return { returnTo: interaction.returnTo };
+  }
+
+  /** The user refuses: the app is sent back `access_denied`. */
+  async deny(_auth: AuthContext, uid: string) {
+    const { interaction } = await this.openInteraction(uid);
+    interaction.result = { error: 'access_denied', error_description: 'The user refused the authorization.' };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return { returnTo: interaction.returnTo };
+  }
+
+  /**
+   * The user and scopes behind an app's access token, or undefined when the provider does not know it (expired,
+   * revoked, its app suspended, its user disabled).
+   */
+  async authenticate(token: string): Promise<AppTokenAuth | undefined> {
+    if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
+    if (!this.oidc.loaded && !(await repo.modelExists(this.db, 'AccessToken', token))) return undefined;
+    const provider = await this.oidc.provider();
+    const accessToken = await provider.AccessToken.find(token);
+    const { clientId, grantId, accountId } = accessToken ?? {};
+    if (!accessToken || accessToken.isExpired || !clientId || !grantId || !accountId) return undefined;
+    const client = await provider.Client.find(clientId);
+    if (!client) return undefined;
+    const user = await AccountService.userByCode(this.db, accountId);
+    if (!user || user.status === UserStatus.Disabled || user.org_status === OrgStatus.Disabled) return undefined;
+    await AccountService.markAppUsed(this.db, grantId);
+    return {
+      appCode: clientId,
+      grantId,
+      scopes: new Set(accessToken.scopes),
+      auth: {
+        user,
+        userId: Number(user.id),
+        userCode: user.user_code,
+        organizationId: Number(user.organization_id),
+        orgType: user.org_type,
+        roleId: Number(user.role_id),
+        sessionId: `app:${grantId}`,
+        forceChangePassword: user.force_change_password,
+        identityVerifiedUntil: null,
+      },
+    };
+  }
+}

@@ -1,0 +1,442 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as oidc from 'openid-client';
+import { OrgType } from '@portal/contracts';
+import { createHarness, createUser, login, type Harness } from './harness.js';
+import { freePort } from './child-server.js';
+import { newCase, side, type Side } from './fixtures.js';
+
+/**
+ * Apps (docs/product-decisions.md, "Apps"): the portal as an OpenID provider, checked with openid-client acting as
+ * the app against a listening server; the browser's part (redirects and cookies) is played by fetch.
+ */
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const SCOPES = 'openid profile offline_access cases:read';
+
+let h: Harness;
+let base: string;
+let issuer: string;
+let admin: { token: string };
+let clinic: Side;
+
+/** A browser: keeps the cookies the portal sets and follows its redirects within the portal. */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+  private remember(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  /** Opens a portal address and follows redirects until one leaves the provider; answers the last answer and where it points. */
+  async open(url: string): Promise<{ res: Response; location: string | null }> {
+    let next = url;
+    for (let hop = 0; hop < 10; hop++) {
+      const res = await fetch(next, {
+        redirect: 'manual',
+        headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      this.remember(res);
+      const location = res.headers.get('location');
+      if (!location) return { res, location: null };
+      const absolute = new URL(location, next).href;
+      if (!absolute.startsWith(`${issuer}/`)) return { res, location: absolute };
+      next = absolute;
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+async function registerApp(body: Record<string, unknown> = {}) {
+  const res = await h.call('app/create', {
+    token: admin.token,
+    body: {
+      name: 'Lab Sync',
+      redirectUris: [REDIRECT],
+      scopes: ['openid', 'profile', 'offline_access', 'cases:read', 'orders:read'],
+      contactEmail: 'dev@example.test',
+      confidential: false,
+      ...body,
+    },
+  });
+  expect(res.code).toBe(200);
+  return res.data as { appCode: string; clientSecret: string | null };
+}
+
+async function configFor(app: { appCode: string; clientSecret: string | null }) {
+  return oidc.discovery(
+    new URL(issuer),
+    app.appCode,
+    undefined,
+    app.clientSecret ? oidc.ClientSecretBasic(app.clientSecret) : oidc.None(),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+}
+
+/** The whole authorization: request (or pushed request), the portal's page calls, the code back to the app. */
+async function authorize(
+  config: oidc.Configuration,
+  user: { token: string },
+  opts: { scope?: string; loginHint?: string; par?: boolean } = {},
+) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const params: Record<string, string> = {
+    redirect_uri: REDIRECT,
+    scope: opts.scope ?? SCOPES,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    // OpenID Connect gives offline_access (a refresh token) only when the user is asked for consent.
+    prompt: 'consent',
+    ...(opts.loginHint ? { login_hint: opts.loginHint } : {}),
+  };
+  const url = opts.par
+    ? await oidc.buildAuthorizationUrlWithPAR(config, params)
+    : oidc.buildAuthorizationUrl(config, params);
+  const browser = new Browser();
+  const first = await browser.open(url.href);
+  const page = new URL(first.location!);
+  expect(page.pathname).toBe('/third/auth-login');
+  const uid = page.searchParams.get('uid')!;
+  return { browser, uid, verifier, state };
+}
+
+async function finish(
+  config: oidc.Configuration,
+  flow: Awaited<ReturnType<typeof authorize>>,
+  user: { token: string },
+) {
+  const consent = await h.call('app/consent', { token: user.token, body: { uid: flow.uid } });
+  expect(consent.code).toBe(200);
+  const back = await flow.browser.open(consent.data.returnTo as string);
+  expect(back.location).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
+  return oidc.authorizationCodeGrant(config, new URL(back.location!), {
+    pkceCodeVerifier: flow.verifier,
+    expectedState: flow.state,
+  });
+}
+
+async function api(path: string, accessToken: string, body: unknown = {}) {
+  const res = await fetch(`${base}/api/v2/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { code: number; msg: string; data: any };
+  return { status: res.status, ...json };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  h = await createHarness({ PUBLIC_URL: `http://127.0.0.1:${port}`, OAUTH_ALLOW_LOOPBACK_REDIRECTS: 'true' });
+  base = await h.app.listen({ port, host: '127.0.0.1' });
+  issuer = `${base}/oidc`;
+  const sa = await createUser(h.db, { orgType: OrgType.Inner });
+  admin = { token: (await login(h, sa.account)).accessToken };
+  clinic = await side(h, OrgType.Clinic);
+  await newCase(h, clinic, 'Bridge case', 'Ada Berg');
+});
+afterAll(() => h?.close());
+
+describe('the OpenID provider', () => {
+  it('publishes its discovery document and keys: code flow, S256 only, pushed requests, revocation, introspection', async () => {
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const doc = (await res.json()) as Record<string, any>;
+    expect(doc.issuer).toBe(issuer);
+    expect(doc.response_types_supported).toEqual(['code']);
+    expect(doc.code_challenge_methods_supported).toEqual(['S256']);
+    expect(doc.pushed_authorization_request_endpoint).toBe(`${issuer}/request`);
+    // The paths docs/api.md lists.
+    expect(doc).toMatchObject({
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      userinfo_endpoint: `${issuer}/me`,
+      jwks_uri: `${issuer}/jwks`,
+      revocation_endpoint: `${issuer}/token/revocation`,
+      introspection_endpoint: `${issuer}/token/introspection`,
+    });
+    expect(doc.scopes_supported).toEqual(
+      expect.arrayContaining(['cases:read', 'files:read', 'orders:read', 'orders:write']),
+    );
+    const jwks = (await (await fetch(doc.jwks_uri)).json()) as { keys: Array<Record<string, string>> };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]!.d).toBeUndefined();
+    // Kept sealed in the database, the same keys on every start.
+    const [stored] = await h.db.query<{ jwks_sealed: string }>('SELECT jwks_sealed FROM oauth_keys');
+    expect(stored!.jwks_sealed).not.toContain(jwks.keys[0]!.n!.slice(0, 20));
+  });
+
+  it('signs a user in with consent, gives tokens, userinfo, and an app token that lists cases', async () => {
+    const app = await registerApp();
+    const config = await configFor(app);
+    const flow = await authorize(config, clinic);
+    const shown = await h.call('app/interaction', { token: clinic.token, body: { uid: flow.uid } });
+    expect(shown.code).toBe(200);
+    expect(shown.data).toMatchObject({ appCode: app.appCode, appName: 'Lab Sync', userMatches: true });
+    expect(shown.data.scopes).toEqual(SCOPES.split(' '));
+    const tokens = await finish(config, flow, clinic);
+    expect(tokens.access_token).toBeTruthy();
+    expect(tokens.access_token.includes('.')).toBe(false);
+    expect(tokens.refresh_token).toBeTruthy();
+    const [u] = await h.db.query<{ user_code: string }>('SELECT user_code FROM users WHERE id = $1', [clinic.userId]);
+    expect(tokens.claims()!.sub).toBe(u!.user_code);
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, u!.user_code);
+    expect(info.preferred_username).toBe(clinic.account);
+
+    const cases = await api('case/list', tokens.access_token, { pageNum: 1, pageSize: 10 });
+    expect(cases.code).toBe(200);
+    expect(JSON.stringify(cases.data)).toContain('Bridge case');
+
+    // Beyond its scopes: a clear 403 with the forbidden code, nothing done.
+    const made = await api('case/create', tokens.access_token, { name: 'By app', patientName: 'X' });
+    expect(made.status).toBe(403);
+    expect(made.code).toBe(1002);
+    expect(made.msg).toBe("This app's authorization does not allow this call.");
+    const own = await api('user/info', tokens.access_token);
+    expect(own.status).toBe(403);
+
+    // Own space lists the app with its scopes.
+    const listed = await h.call('user/authApp/list', { token: clinic.token });
+    expect(listed.data.list).toEqual([expect.objectContaining({ appName: 'Lab Sync', scopes: SCOPES.split(' ') })]);
+  });
+
+  it('rotates refresh tokens, and a reused one revokes the whole family', async () => {
+    const app = await registerApp({ name: 'Rotating' });
+    const config = await configFor(app);
+    const tokens = await finish(config, await authorize(config, clinic), clinic);
+    const second = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(second.refresh_token).toBeTruthy();
+    expect(second.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await api('case/list', second.access_token)).code).toBe(200);
+
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(oidc.refreshTokenGrant(config, second.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect((await api('case/list', second.access_token)).status).toBe(401);
+  });
+
+  it('stops an app at once when the user revokes it in own space', async () => {
+    const app = await registerApp({ name: 'Revoked Co' });
+    const config = await configFor(app);
+    const tokens = await finish(config, await authorize(config, clinic), clinic);
+    expect((await api('case/list', tokens.access_token)).code).toBe(200);
+    const listed = await h.call('user/authApp/list', { token: clinic.token });
+    const entry = (listed.data.list as Array<{ appCode: string; appName: string }>).find(
+      (a) => a.appName === 'Revoked Co',
+    )!;
+    expect((await h.call('user/authApp/revoke', { token: clinic.token, body: { appCode: entry.appCode } })).code).toBe(
+      200,
+    );
+    expect((await api('case/list', tokens.access_token)).status).toBe(401);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('refuses a suspended app and its tokens, and lets it work again once resumed', async () => {
+    const app = await registerApp({ name: 'Paused' });
+    const config = await configFor(app);
+    const tokens = await finish(config, await authorize(config, clinic), clinic);
+    expect((await h.call('app/suspend', { token: admin.token, body: { appCode: app.appCode } })).data.status).toBe(
+      'suspended',
+    );
+    expect((await api('case/list', tokens.access_token)).status).toBe(401);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    const asked = await fetch(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid' }), {
+      redirect: 'manual',
+    });
+    expect(asked.status).toBe(400);
+    expect(((await asked.json()) as { error: string }).error).toBe('invalid_client');
+
+    await h.call('app/resume', { token: admin.token, body: { appCode: app.appCode } });
+    expect((await api('case/list', tokens.access_token)).code).toBe(200);
+  });
+
+  it('requires pushed requests from a confidential app, and answers introspection and revocation', async () => {
+    const app = await registerApp({ name: 'Server App', confidential: true });
+    expect(app.clientSecret).toMatch(/^cs_/);
+    const [row] = await h.db.query<{ secret_hash: string }>('SELECT secret_hash FROM oauth_apps WHERE code = $1', [
+      app.appCode,
+    ]);
+    expect(row!.secret_hash).not.toContain(app.clientSecret);
+    const config = await configFor(app);
+    const direct = await fetch(
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      }),
+      { redirect: 'manual' },
+    );
+    expect(direct.status).toBeLessThan(500);
+    expect(new URL(direct.headers.get('location') ?? 'http://x/').pathname).not.toBe('/third/auth-login');
+
+    const tokens = await finish(config, await authorize(config, clinic, { par: true }), clinic);
+    const seen = await oidc.tokenIntrospection(config, tokens.access_token);
+    expect(seen.active).toBe(true);
+    expect(seen.scope).toBe(SCOPES);
+    await oidc.tokenRevocation(config, tokens.access_token);
+    expect((await api('case/list', tokens.access_token)).status).toBe(401);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+
+    // A wrong secret is refused.
+    const wrong = await configFor({ appCode: app.appCode, clientSecret: 'cs_wrong' });
+    await expect(oidc.refreshTokenGrant(wrong, tokens.refresh_token!)).rejects.toMatchObject({
+      status: 401,
+      cause: [expect.objectContaining({ parameters: expect.objectContaining({ error: 'invalid_client' }) })],
+    });
+  });
+
+  it('refuses a request without PKCE, a wrong redirect address and a replayed code, never with a 500', async () => {
+    const app = await registerApp({ name: 'Careful' });
+    const config = await configFor(app);
+    const noPkce = await fetch(oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid' }), {
+      redirect: 'manual',
+    });
+    expect(noPkce.status).toBe(303);
+    const back = new URL(noPkce.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+
+    const wrongRedirect = await fetch(
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: 'http://127.0.0.1:9/callback/other',
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      }),
+      { redirect: 'manual' },
+    );
+    expect(wrongRedirect.status).toBe(400);
+    expect(((await wrongRedirect.json()) as { error: string }).error).toBe('invalid_redirect_uri');
+
+    const flow = await authorize(config, clinic);
+    const consent = await h.call('app/consent', { token: clinic.token, body: { uid: flow.uid } });
+    const done = await flow.browser.open(consent.data.returnTo as string);
+    const callback = new URL(done.location!);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    await expect(
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    // A replayed code also ends what it gave.
+    expect((await api('case/list', tokens.access_token)).status).toBe(401);
+
+    // A wrong verifier.
+    const other = await authorize(config, clinic);
+    const c2 = await h.call('app/consent', { token: clinic.token, body: { uid: other.uid } });
+    const d2 = await other.browser.open(c2.data.returnTo as string);
+    await expect(
+      oidc.authorizationCodeGrant(config, new URL(d2.location!), {
+        pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+        expectedState: other.state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // The answered interaction cannot be answered again.
+    const again = await h.call('app/consent', { token: clinic.token, body: { uid: other.uid } });
+    expect(again.code).toBe(2095);
+    const junk = await h.call('app/consent', { token: clinic.token, body: { uid: 'no such uid' } });
+    expect(junk.code).toBe(2095);
+
+    // The provider's endpoints with junk answer errors, not 500s.
+    for (const [path, init] of [
+      ['token', { method: 'POST', body: 'grant_type=authorization_code&code=%00x&client_id=\u0000' }],
+      ['token', { method: 'POST', body: 'grant_type=refresh_token&refresh_token=abc&client_id=' + app.appCode }],
+      ['auth?client_id=%00&response_type=code', { method: 'GET' }],
+      ['me', { method: 'GET', headers: { authorization: 'Bearer %00' } }],
+    ] as const) {
+      const res = await fetch(`${issuer}/${path}`, {
+        redirect: 'manual',
+        ...init,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...('headers' in init ? init.headers : {}) },
+      });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+
+  it('answers the spec messages: no appid, and another user than the one the app asked for', async () => {
+    const empty = await h.call('app/interaction', { token: clinic.token, body: {} });
+    expect(empty.code).toBe(2093);
+    expect(empty.msg).toBe('appid cannot be empty');
+    const app = await registerApp({ name: 'Hinted' });
+    const config = await configFor(app);
+    const byCode = await h.call('app/interaction', { token: clinic.token, body: { appid: app.appCode } });
+    expect(byCode.data).toMatchObject({ uid: null, appName: 'Hinted' });
+
+    const flow = await authorize(config, clinic, { loginHint: 'someone.else@example.test' });
+    const shown = await h.call('app/interaction', { token: clinic.token, body: { uid: flow.uid } });
+    expect(shown.data.userMatches).toBe(false);
+    const refused = await h.call('app/consent', { token: clinic.token, body: { uid: flow.uid } });
+    expect(refused.code).toBe(2094);
+    expect(refused.msg).toBe('Authorization failed. The authorized user does not match.');
+
+    const denied = await h.call('app/deny', { token: clinic.token, body: { uid: flow.uid } });
+    const back = await flow.browser.open(denied.data.returnTo as string);
+    expect(new URL(back.location!).searchParams.get('error')).toBe('access_denied');
+
+    const hinted = await authorize(config, clinic, { loginHint: clinic.account });
+    expect((await h.call('app/interaction', { token: clinic.token, body: { uid: hinted.uid } })).data.userMatches).toBe(
+      true,
+    );
+  });
+
+  it('is managed by the super administrator alone, with exact https redirect addresses', async () => {
+    const refused = await h.call('app/list', { token: clinic.token });
+    expect(refused.code).toBe(1002);
+    const bad = await h.call('app/create', {
+      token: admin.token,
+      body: { name: 'X', redirectUris: ['http://example.test/cb'], scopes: ['openid'], contactEmail: 'a@example.test' },
+    });
+    expect(bad.code).toBe(400);
+    const wildcard = await h.call('app/create', {
+      token: admin.token,
+      body: {
+        name: 'X',
+        redirectUris: ['https://*.example.test/cb'],
+        scopes: ['openid'],
+        contactEmail: 'a@example.test',
+      },
+    });
+    expect(wildcard.code).toBe(400);
+    const list = await h.call('app/list', { token: admin.token });
+    expect(list.code).toBe(200);
+    const lab = (list.data.list as Array<{ name: string; users: number; lastUsedAt: string | null }>).find(
+      (a) => a.name === 'Lab Sync',
+    )!;
+    expect(lab.users).toBe(1);
+    expect(lab.lastUsedAt).not.toBeNull();
+    const edited = await h.call('app/edit', {
+      token: admin.token,
+      body: { appCode: (list.data.list as Array<{ appCode: string }>)[0]!.appCode, name: 'Renamed' },
+    });
+    expect(edited.data.name).toBe('Renamed');
+    const page = await fetch(`${base}/third/auth-login?uid=x`);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('deletes expired provider rows in housekeeping', async () => {
+    await h.db.query(
+      `INSERT INTO oauth_models (kind, id, payload, expires_at) VALUES ('AccessToken', 'old', '{}', now() - interval '1 minute')`,
+    );
+    await h.app.housekeeping.run('oauthCleanup');
+    const [left] = await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM oauth_models WHERE id = 'old'`);
+    expect(Number(left!.n)).toBe(0);
+  });
+});
