@@ -50,6 +50,8 @@ function haproxyBinary() {
   return undefined;
 }
 
+export const haproxyInstalled = () => haproxyBinary() !== undefined;
+
 /** Whether `startCluster` can run here: HAProxy installed and the server built. */
 export function clusterPrerequisites() {
   const missing = [];
