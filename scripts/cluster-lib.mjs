@@ -78,7 +78,6 @@ export function haproxyConfig({ port, servers }) {
 
 defaults
   mode http
-  option forwardfor
   option redispatch 1
   retries 3
   timeout connect 2s
@@ -93,6 +92,8 @@ defaults
 
 frontend portal
   bind 127.0.0.1:${port}
+  # The portal trusts this header (TRUST_PROXY=true) for rate limits and logs: set, never passed on from the client.
+  http-request set-header X-Forwarded-For %[src]
   acl replay_safe method GET HEAD OPTIONS
   use_backend portal_waiting if { nbsrv(portal) eq 0 }
   use_backend portal_reads if replay_safe

@@ -13,6 +13,9 @@ import { binaryStl } from './uploads.js';
  * PostgreSQL database and one S3-compatible store behind HAProxy. Every request goes through the balancer; its
  * `X-Served-By` header names the process that answered.
  */
+/** The per-minute sign-in budget of one address (every request here comes from 127.0.0.1). */
+const LOGIN_LIMIT = 30;
+
 describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two processes behind HAProxy', () => {
   let cluster: Cluster;
   let db: Db;
@@ -23,7 +26,7 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
       adminUrl: postgresAdminUrl(),
       database: `portal_cluster_${randomBytes(6).toString('hex')}`,
       dropDatabaseOnStop: true,
-      env: { SEED_DEMO: 'false', NODE_ENV: 'test' },
+      env: { SEED_DEMO: 'false', NODE_ENV: 'test', LOGIN_RATE_LIMIT_PER_MINUTE: String(LOGIN_LIMIT) },
     });
     db = postgresDb(cluster.databaseUrl, 2);
   }, 120_000);
@@ -188,4 +191,19 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
     }
     expect(rejoined).toBe(true);
   }, 60_000);
+
+  it("the per-minute sign-in budget of an address is the site's, not each process's", async () => {
+    // The shared budget is counted in windows of whole minutes: start with enough of this one left.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
+    const statuses: Array<{ status: number; servedBy: string | null }> = [];
+    // Each process alone would let LOGIN_LIMIT through; the site lets through at most that many in all.
+    for (let i = 0; i <= LOGIN_LIMIT; i++) {
+      const res = await call('login', { account: `nobody-${i}`, password: 'wrong-password-1', saveLogin: false });
+      statuses.push({ status: res.status, servedBy: res.servedBy });
+    }
+    expect(new Set(statuses.map((s) => s.servedBy))).toEqual(new Set(['portal1', 'portal2']));
+    expect(statuses.at(-1)!.status).toBe(429);
+    expect(statuses.filter((s) => s.status !== 429).length).toBeLessThanOrEqual(LOGIN_LIMIT);
+  }, 30_000);
 });
