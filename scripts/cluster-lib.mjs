@@ -69,12 +69,13 @@ function localPostgresAnswers() {
  * The balancer's configuration. Reads (GET, HEAD: health checks, file downloads, the live socket) may be replayed on
  * another process after any failure; every API call is a POST that may have committed when its process died, so those
  * are replayed only when the process refused the connection or answered 503 (a stopping process answers 503 before the
- * call runs). When no process is up, requests wait on a backend that retries for ~30 s instead of answering 503.
+ * call runs). When no process is up, requests wait up to 30 s for one (scripts/haproxy-wait.lua) instead of answering 503.
  */
 export function haproxyConfig({ port, servers }) {
   const line = (s) => `  server ${s.name} 127.0.0.1:${s.port}`;
   return `global
   maxconn 4096
+  lua-load ${join(ROOT, 'scripts/haproxy-wait.lua')}
 
 defaults
   mode http
@@ -95,7 +96,7 @@ frontend portal
   # The portal trusts this header (TRUST_PROXY=true) for rate limits and logs: set, never passed on from the client.
   http-request set-header X-Forwarded-For %[src]
   acl replay_safe method GET HEAD OPTIONS
-  use_backend portal_waiting if { nbsrv(portal) eq 0 }
+  http-request lua.wait_for_portal if { nbsrv(portal) eq 0 }
   use_backend portal_reads if replay_safe
   default_backend portal
   http-response set-header X-Served-By %[srv_name]
@@ -114,11 +115,6 @@ backend portal_reads
   retry-on conn-failure empty-response junk-response response-timeout 503
 ${servers.map((s) => `${line(s)} track portal/${s.name} maxconn 200`).join('\n')}
 
-backend portal_waiting
-  balance roundrobin
-  retries 30
-  retry-on conn-failure empty-response 503
-${servers.map(line).join('\n')}
 `;
 }
 
