@@ -46,6 +46,17 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
     const envelope = (await res.json()) as { code: number; msg: string; data: any };
     return { status: res.status, servedBy: res.headers.get('x-served-by'), ...envelope };
   }
+  /** Calls through the balancer until `name` answers one (it is back in rotation); every call must succeed. */
+  async function rejoins(name: string, token: string) {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const res = await call('user/info', {}, token);
+      expect(res.code).toBe(200);
+      if (res.servedBy === name) return;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   async function signIn() {
     const user = await createUser(db);
     const res = await call('login', { account: user.account, password: PASSWORD, saveLogin: true });
@@ -181,15 +192,22 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
     expect(stall).toBeLessThan(2000);
 
     await cluster.restart(0);
-    const deadline = Date.now() + 15_000;
-    let rejoined = false;
-    while (!rejoined && Date.now() < deadline) {
-      const res = await call('user/info', {}, user.token);
-      expect(res.code).toBe(200);
-      rejoined = res.servedBy === 'portal1';
-      if (!rejoined) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(rejoined).toBe(true);
+    await rejoins('portal1', user.token);
+  }, 60_000);
+
+  it('with every process down, a call waits for the first one back instead of getting a 503', async () => {
+    const user = await signIn();
+    await Promise.all([cluster.kill(0), cluster.kill(1)]);
+    // Both out of rotation: two failed health checks a second apart.
+    await new Promise((r) => setTimeout(r, 3000));
+    const began = Date.now();
+    const waiting = call('user/info', {}, user.token);
+    await cluster.restart(1);
+    const res = await waiting;
+    expect([res.status, res.code, res.servedBy]).toEqual([200, 200, 'portal2']);
+    expect(Date.now() - began).toBeLessThan(30_000);
+    await cluster.restart(0);
+    await rejoins('portal1', user.token);
   }, 60_000);
 
   it("the per-minute sign-in budget of an address is the site's, not each process's", async () => {
