@@ -26,6 +26,8 @@ run() { # name, then vitest arguments
 run unit --project unit
 # The metrics test scrapes the built server with a real Prometheus.
 bash scripts/ensure-prometheus.sh
+# The cluster test puts HAProxy in front of two built servers (in the PostgreSQL pass).
+bash scripts/ensure-haproxy.sh
 run integration-pglite --project integration
 
 # The same integration suite on a real PostgreSQL when one is configured or answers locally.

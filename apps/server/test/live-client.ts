@@ -16,6 +16,8 @@ export class LiveClient {
   readonly frames: Array<Record<string, unknown>> = [];
   readonly events: LiveEvent[] = [];
   closed: { code: number; reason: string } | undefined;
+  /** The headers of the upgrade's answer (behind a balancer: which process took the socket). */
+  upgradeHeaders: Record<string, string | string[] | undefined> = {};
   private waiters: Array<() => void> = [];
   private readonly ws: WebSocket;
   readonly opened: Promise<void>;
@@ -29,6 +31,7 @@ export class LiveClient {
       this.ws.once('error', fail);
     });
     this.opened.catch(() => undefined);
+    this.ws.once('upgrade', (res) => (this.upgradeHeaders = res.headers));
     this.ws.on('message', (data) => {
       const frame = JSON.parse((data as Buffer).toString('utf8')) as Record<string, unknown>;
       this.frames.push(frame);

@@ -18,6 +18,10 @@ import { AuthService } from './auth.service.js';
 const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)): Module {
+  // The route's `rateLimit` stops bursts in this process; the same per-minute budget is also counted in PostgreSQL, so
+  // it holds for the whole site when several processes share the client's requests.
+  const sharedLoginBudget = (request: FastifyRequest) =>
+    p.rateLimits.hit('login:ip', request.ip, p.config.loginRateLimitPerMinute, 60);
   return {
     publicRoutes(app) {
       app.post(
@@ -47,7 +51,10 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
             ],
           },
         },
-        async (request) => ok(request, await auth.login(request.body, client(request))),
+        async (request) => {
+          await sharedLoginBudget(request);
+          return ok(request, await auth.login(request.body, client(request)));
+        },
       );
 
       app.post(
@@ -78,7 +85,10 @@ export function authModule(p: Platform, auth = new AuthService(p.db, p.tokens)):
             errors: ['INVALID_LINK', 'LINK_EXPIRED'],
           },
         },
-        async (request) => ok(request, await auth.freeLogin(request.body.sign, client(request))),
+        async (request) => {
+          await sharedLoginBudget(request);
+          return ok(request, await auth.freeLogin(request.body.sign, client(request)));
+        },
       );
     },
 

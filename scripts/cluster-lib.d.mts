@@ -1,0 +1,23 @@
+export interface Cluster {
+  /** The balancer's address. */
+  url: string;
+  databaseUrl: string;
+  processes: Array<{ name: string; url: string }>;
+  output(i: number): string;
+  stop(): Promise<void>;
+  kill(i: number): Promise<void>;
+  restart(i: number): Promise<void>;
+}
+export interface ClusterOptions {
+  adminUrl?: string;
+  database?: string;
+  port?: number;
+  processes?: number;
+  env?: Record<string, string>;
+  onOutput?: (name: string, text: string) => void;
+  dropDatabaseOnStop?: boolean;
+}
+export function startCluster(options?: ClusterOptions): Promise<Cluster>;
+export function clusterPrerequisites(): string[];
+export function haproxyInstalled(): boolean;
+export function haproxyConfig(options: { port: number; servers: Array<{ name: string; port: number }> }): string;
