@@ -51,9 +51,10 @@ export const eventsRepository = {
   },
 
   /**
-   * Gives positions, in one transaction holding the position lock, to the waiting events whose transactions are
-   * all over: an event is positioned only once no transaction that began writing before it can still commit, so
-   * positions are handed out in an order no later commit can break. Answers how many were given.
+   * Gives positions, in one transaction holding the position lock, to the waiting events it sees committed: positions
+   * are handed out one giver at a time, each after the last one's commit, so they follow the commits, and an event
+   * whose transaction commits later gets a later position (a client that saw 101 has seen 100). Answers how many were
+   * given.
    */
   async position(tx: Queryable, limit: number): Promise<number> {
     await tx.query(`SELECT pg_advisory_xact_lock($1)`, [POSITION_LOCK]);
@@ -62,7 +63,7 @@ export const eventsRepository = {
          UPDATE events e SET position = s.position
            FROM (SELECT id, nextval('event_positions') AS position
                    FROM (SELECT id FROM events
-                          WHERE position IS NULL AND xid < pg_snapshot_xmin(pg_current_snapshot())
+                          WHERE position IS NULL
                           ORDER BY id LIMIT $1) w) s
           WHERE e.id = s.id
          RETURNING e.position)

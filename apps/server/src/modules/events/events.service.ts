@@ -14,7 +14,7 @@ const SWEEP_MS = 2_000;
 
 /**
  * The events module (DESIGN §7): services record what changed in the transaction that changes it; after the commit
- * every process gives waiting events their positions (in commit order, one process at a time) and reads what was
+ * every process gives committed events their positions (in commit order, one process at a time) and reads what was
  * positioned, in order, for its sockets. Sockets, the timeline and webhooks read the same rows.
  */
 export class EventsService {

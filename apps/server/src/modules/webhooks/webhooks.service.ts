@@ -289,11 +289,12 @@ export class WebhooksService {
           for (;;) {
             const { count, more } = await this.db.transaction((tx) => this.dispatchEndpoint(tx, id));
             made += count;
+            // Woken at each commit, not once the loop ends: while events keep coming it may not end for a while.
+            if (count) this.jobs.wakeUp();
             if (!more) break;
           }
         }
       } while (this.dispatchAgain);
-      if (made) this.jobs.wakeUp();
       return made;
     })().finally(() => (this.dispatching = undefined));
     return this.dispatching;
