@@ -109,7 +109,11 @@ export default tseslint.config(
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver': undefined,
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'] }),
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          // One tsconfig per workspace package, on purpose.
+          noWarnOnMultipleProjects: true,
+        }),
         createNodeResolver(),
       ],
     },
