@@ -52,6 +52,8 @@ const LIST_VEIL = {
     "JSXAttribute[name.name=/^(loading|spinning)$/] > JSXExpressionContainer > MemberExpression[property.name='isFetching']",
   message: 'Use listLoading(query) (lib/listLoading.ts): a background refetch changes the rows in place, unveiled.',
 };
+/** A statement reading PostgreSQL's server-wide views without naming its database; see the rule below. */
+const SERVER_WIDE_VIEW = '/^(?!(.|\\n)*(datname|database))(.|\\n)*(pg_stat_activity|pg_locks)/';
 /** A query key written out in place; see the rule below. */
 const RAW_QUERY_KEY = {
   selector: "Property[key.name='queryKey'] > ArrayExpression",
@@ -238,6 +240,27 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '(^|/)apps/', message: 'packages/* must not import from apps/*.' }] },
+      ],
+    },
+  },
+  {
+    // pg_stat_activity and pg_locks show every database of the server: the suites run side by side on one PostgreSQL,
+    // and an idle connection shows its last statement, so a test that ends or counts backends by their text alone
+    // reached another suite's pooled connection (a 500 there). Each such statement names its database.
+    files: [
+      'apps/server/**/*.test.ts',
+      'apps/server/test/**/*.ts',
+      'e2e/**/*.ts',
+      'bench/**/*.mjs',
+      'scripts/**/*.mjs',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `:matches(TemplateElement[value.raw=${SERVER_WIDE_VIEW}], Literal[raw=${SERVER_WIDE_VIEW}])`,
+          message: 'Name the database (datname = current_database(), or l.database): other suites share the server.',
+        },
       ],
     },
   },

@@ -313,16 +313,19 @@ describe('work queued with its job', () => {
             const [row] = await observer.query<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
                  JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE c.relname = 'jobs' AND NOT l.granted AND a.query LIKE 'INSERT INTO jobs%'`,
+                WHERE a.datname = current_database() AND c.relname = 'jobs' AND NOT l.granted
+                  AND a.query LIKE 'INSERT INTO jobs%'`,
             );
             return row!.n;
           };
           expect(await killWhen(server, async () => (await waiting()) >= 2)).toBe(true);
           upload.abort();
           // PostgreSQL would still run a statement the dead process had sent; ended with their connections, the
-          // waiting statements stand for those the process had not sent yet.
+          // waiting statements stand for those the process had not sent yet. Only this database's: the other suites
+          // share the server, and their idle connections show their last statement too.
           await observer.query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO jobs%' AND pid <> pg_backend_pid()`,
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+              WHERE datname = current_database() AND query LIKE 'INSERT INTO jobs%' AND pid <> pg_backend_pid()`,
           );
         });
         await withDb(store, (db) => expectConsistent(db, store.filesDir));

@@ -84,7 +84,14 @@ export async function createHarness(
 ): Promise<Harness> {
   const { config, dataDir } = testConfig(env);
   const db = await freshDb();
-  const app = await buildApp({ config, db, serveWeb: Boolean(options.webDir), webDir: options.webDir, logger: false });
+  const app = await buildApp({
+    config,
+    db,
+    serveWeb: Boolean(options.webDir),
+    webDir: options.webDir,
+    // Errors only: a 500 in a suite's run then says why in the CI log (a passing run writes nothing).
+    logger: { level: 'error' },
+  });
   await app.ready();
   const call: Harness['call'] = async (path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
