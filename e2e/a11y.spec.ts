@@ -12,7 +12,14 @@ import { api, apiLogin, launch, newPage, signIn } from './support.js';
 // Evaluated through the debugging protocol: the portal's content security policy refuses an injected script tag.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ACCOUNTS = ['clinic', 'lab', 'dealer', 'oem', 'admin'] as const;
-const PUBLIC = ['/login', '/register', '/forget-pass-account', '/system-check'];
+const PUBLIC = [
+  '/login',
+  '/register',
+  '/forget-pass-account',
+  '/system-check',
+  '/third/auth-login',
+  '/third/auth-login?appid=x',
+];
 const PHONE = { width: 390, height: 844 };
 const TABLET = { width: 768, height: 1024 };
 

@@ -49,6 +49,8 @@ export default async function setup(project: TestProject) {
     LOGIN_RATE_LIMIT_PER_MINUTE: '500',
     // The webhook journeys' receiver listens on loopback.
     WEBHOOK_ALLOW_LOOPBACK: 'true',
+    // The reference app of the apps journey is called back on loopback.
+    OAUTH_ALLOW_LOOPBACK_REDIRECTS: 'true',
   };
   const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,

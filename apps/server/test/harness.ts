@@ -66,7 +66,9 @@ export function testConfig(env: Record<string, string> = {}): { config: Config; 
     {
       NODE_ENV: 'test',
       PUBLIC_URL: 'http://portal.test',
-      LOG_LEVEL: 'silent',
+      // Errors only, one JSON line each: a 500 in a suite's run then says why in the CI log (a passing run is quiet).
+      LOG_LEVEL: 'error',
+      LOG_FORMAT: 'json',
       SEED_DEMO: 'false',
       JWT_SECRET: randomBytes(32).toString('hex'),
       DATA_DIR: dataDir,
@@ -89,8 +91,6 @@ export async function createHarness(
     db,
     serveWeb: Boolean(options.webDir),
     webDir: options.webDir,
-    // Errors only: a 500 in a suite's run then says why in the CI log (a passing run writes nothing).
-    logger: { level: 'error' },
   });
   await app.ready();
   const call: Harness['call'] = async (path, opts = {}) => {

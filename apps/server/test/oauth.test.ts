@@ -32,13 +32,17 @@ class Browser {
       else this.cookies.set(name, value);
     }
   }
+  /** The Cookie header it sends to the portal. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
   /** Opens a portal address and follows redirects until one leaves the provider; answers the last answer and where it points. */
   async open(url: string): Promise<{ res: Response; location: string | null }> {
     let next = url;
     for (let hop = 0; hop < 10; hop++) {
       const res = await fetch(next, {
         redirect: 'manual',
-        headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        headers: { cookie: this.cookieHeader() },
       });
       this.remember(res);
       const location = res.headers.get('location');
@@ -103,7 +107,10 @@ async function authorize(
   const page = new URL(first.location!);
   expect(page.pathname).toBe('/third/auth-login');
   const uid = page.searchParams.get('uid')!;
-  return { browser, uid, verifier, state };
+  /** One of the consent page's calls about this request, made from the browser that started it. */
+  const call = (path: string, token: string, body: Record<string, unknown> = { uid }) =>
+    h.call(path, { token, body, headers: { cookie: browser.cookieHeader() } });
+  return { browser, uid, verifier, state, call };
 }
 
 async function finish(
@@ -111,7 +118,7 @@ async function finish(
   flow: Awaited<ReturnType<typeof authorize>>,
   user: { token: string },
 ) {
-  const consent = await h.call('app/consent', { token: user.token, body: { uid: flow.uid } });
+  const consent = await flow.call('app/consent', user.token);
   expect(consent.code).toBe(200);
   const back = await flow.browser.open(consent.data.returnTo as string);
   expect(back.location).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
@@ -177,7 +184,7 @@ describe('the OpenID provider', () => {
     const app = await registerApp();
     const config = await configFor(app);
     const flow = await authorize(config, clinic);
-    const shown = await h.call('app/interaction', { token: clinic.token, body: { uid: flow.uid } });
+    const shown = await flow.call('app/interaction', clinic.token);
     expect(shown.code).toBe(200);
     expect(shown.data).toMatchObject({ appCode: app.appCode, appName: 'Lab Sync', userMatches: true });
     expect(shown.data.scopes).toEqual(SCOPES.split(' '));
@@ -323,7 +330,7 @@ describe('the OpenID provider', () => {
     expect(((await wrongRedirect.json()) as { error: string }).error).toBe('invalid_redirect_uri');
 
     const flow = await authorize(config, clinic);
-    const consent = await h.call('app/consent', { token: clinic.token, body: { uid: flow.uid } });
+    const consent = await flow.call('app/consent', clinic.token);
     const done = await flow.browser.open(consent.data.returnTo as string);
     const callback = new URL(done.location!);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
@@ -338,7 +345,7 @@ describe('the OpenID provider', () => {
 
     // A wrong verifier.
     const other = await authorize(config, clinic);
-    const c2 = await h.call('app/consent', { token: clinic.token, body: { uid: other.uid } });
+    const c2 = await other.call('app/consent', clinic.token);
     const d2 = await other.browser.open(c2.data.returnTo as string);
     await expect(
       oidc.authorizationCodeGrant(config, new URL(d2.location!), {
@@ -348,7 +355,7 @@ describe('the OpenID provider', () => {
     ).rejects.toMatchObject({ error: 'invalid_grant' });
 
     // The answered interaction cannot be answered again.
-    const again = await h.call('app/consent', { token: clinic.token, body: { uid: other.uid } });
+    const again = await other.call('app/consent', clinic.token);
     expect(again.code).toBe(2095);
     const junk = await h.call('app/consent', { token: clinic.token, body: { uid: 'no such uid' } });
     expect(junk.code).toBe(2095);
@@ -380,20 +387,49 @@ describe('the OpenID provider', () => {
     expect(byCode.data).toMatchObject({ uid: null, appName: 'Hinted' });
 
     const flow = await authorize(config, clinic, { loginHint: 'someone.else@example.test' });
-    const shown = await h.call('app/interaction', { token: clinic.token, body: { uid: flow.uid } });
+    const shown = await flow.call('app/interaction', clinic.token);
     expect(shown.data.userMatches).toBe(false);
-    const refused = await h.call('app/consent', { token: clinic.token, body: { uid: flow.uid } });
+    const refused = await flow.call('app/consent', clinic.token);
     expect(refused.code).toBe(2094);
     expect(refused.msg).toBe('Authorization failed. The authorized user does not match.');
 
-    const denied = await h.call('app/deny', { token: clinic.token, body: { uid: flow.uid } });
+    const denied = await flow.call('app/deny', clinic.token);
     const back = await flow.browser.open(denied.data.returnTo as string);
     expect(new URL(back.location!).searchParams.get('error')).toBe('access_denied');
 
     const hinted = await authorize(config, clinic, { loginHint: clinic.account });
-    expect((await h.call('app/interaction', { token: clinic.token, body: { uid: hinted.uid } })).data.userMatches).toBe(
-      true,
+    expect((await hinted.call('app/interaction', clinic.token)).data.userMatches).toBe(true);
+  });
+
+  it("answers a request only in the browser that started it: a uid lured into another's portal authorizes nothing", async () => {
+    const app = await registerApp({ name: 'Lured' });
+    const config = await configFor(app);
+    // Someone starts a request in their own browser and sends its page address to a signed-in clinic user.
+    const theirs = await authorize(config, clinic);
+    const mine = await authorize(config, clinic);
+    for (const [path, headers] of [
+      ['app/interaction', {}],
+      ['app/consent', {}],
+      ['app/deny', {}],
+      // The victim's browser holds its own request's cookie, not theirs.
+      ['app/consent', { cookie: mine.browser.cookieHeader() }],
+      ['app/consent', { cookie: 'portal_app_interaction=' }],
+    ] as const) {
+      const res = await h.call(path, { token: clinic.token, body: { uid: theirs.uid }, headers });
+      expect(res.code, path).toBe(2096);
+      expect(res.status).toBe(403);
+      expect(res.msg).toBe('Authorization failed. Start again from the app, in this browser.');
+    }
+    const [grants] = await h.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM authorized_apps a JOIN oauth_apps o ON o.id = a.app_id WHERE o.code = $1`,
+      [app.appCode],
     );
+    expect(grants!.n).toBe(0);
+    // Nothing was answered: the browser that started the request still can, and its cookie is then forgotten.
+    const done = await theirs.call('app/consent', clinic.token);
+    expect(done.code).toBe(200);
+    expect(done.headers['set-cookie']).toMatch(/^portal_app_interaction=; Path=\/api\/v2\/app; Max-Age=0/);
+    expect((await mine.call('app/deny', clinic.token)).code).toBe(200);
   });
 
   it('is managed by the super administrator alone, with exact https redirect addresses', async () => {

@@ -95,6 +95,16 @@ function validationMessage(request: FastifyRequest, error: FastifyError) {
 /** Longer than any path parameter a route takes (codes, captcha ids), so that each route's schema judges its own. */
 export const PATH_PARAM_MAX = 500;
 
+/** One cookie's value from a Cookie header (the portal reads cookies in one place only; no parser for all). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
 /**
  * What the router refuses before any route runs (a path that is not UTF-8 once decoded, a parameter past
  * PATH_PARAM_MAX) is answered like any bad input: the catalogue's 400 naming the path.

@@ -44,6 +44,7 @@ export interface PublicPageEntry extends PageEntry {
   guestOnly?: boolean;
 }
 const resetPassword = () => import('../features/auth/pages/ResetPasswordPage');
+const appAuthorize = () => import('../features/apps/pages/AppAuthorizePage');
 export const PUBLIC_PAGES: PublicPageEntry[] = [
   { path: '/login', guestOnly: true, plain: true, load: () => import('../features/auth/pages/LoginPage') },
   // The registration way page, keeping an emailed partner invitation (?invitation=) for after sign-in.
@@ -63,6 +64,9 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
   // The share links' pages (spec §2) are a document of their own: share.html, features/shares/visit.
   { path: '/whatsnew/:id', load: () => import('../features/whatsnew/pages/WhatsNewPage') },
   { path: '/system-check', load: () => import('../features/systemCheck/pages/SystemCheckPage') },
+  // An app asks to act for the user (spec §2: public, light theme); v2 is the same page while there is one site.
+  { path: '/third/auth-login', lightTheme: true, load: appAuthorize },
+  { path: '/third/v2/auth-login', lightTheme: true, load: appAuthorize },
   // The report as the patient sees it (spec §2: no token needed, light theme, no progress bar).
   {
     path: '/report-preview-main',

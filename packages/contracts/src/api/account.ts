@@ -37,6 +37,8 @@ export const AuthorizedApp = z.object({
   appName: z.string(),
   scopes: z.array(z.string()),
   authorizedAt: z.string(),
+  /** When an app last called the API with a token of this authorization (noted at most once a minute). */
+  lastUsedAt: z.string().nullable(),
 });
 export const AuthorizedAppList = z.object({ list: z.array(AuthorizedApp) });
 export const AppCodeBody = z.object({ appCode: zRequiredText(FIELD_MAX.code) });

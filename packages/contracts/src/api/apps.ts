@@ -111,6 +111,8 @@ export const AppInteraction = z.object({
   loginHint: z.string().nullable(),
   /** False when the app asked for another user than the one signed in. */
   userMatches: z.boolean(),
+  /** Who is signed in: the page says whose account the app will use. */
+  signedInAs: z.object({ name: z.string(), account: z.string() }),
 });
 
 export const AppInteractionUidBody = z.object({ uid: zRequiredText(FIELD_MAX.token) });

@@ -12,11 +12,23 @@ import {
   RegisteredAppList,
   envelope,
 } from '@portal/contracts';
-import { ok } from '../../platform/http.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cookieValue, ok } from '../../platform/http.js';
 import type { Module } from '../../platform/services.js';
 import type { AppsService } from './apps.service.js';
+import { INTERACTION_COOKIE, INTERACTION_COOKIE_PATH } from './openid-provider.js';
 
 const MANAGE = { permission: Permission.AppManage } as const;
+
+/** The uid of the authorization request this browser started (the provider set the cookie on its way to the page). */
+const browserUid = (request: FastifyRequest) => cookieValue(request.headers.cookie, INTERACTION_COOKIE);
+
+/** An answered request needs its cookie no more. */
+const forgetInteraction = (reply: FastifyReply) =>
+  reply.header(
+    'set-cookie',
+    `${INTERACTION_COOKIE}=; Path=${INTERACTION_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax`,
+  );
 
 /**
  * Apps (docs/product-decisions.md, "Apps"; docs/api.md, "Apps: OAuth 2.0 / OpenID Connect"): the register of OAuth
@@ -98,10 +110,10 @@ export function appsModule(apps: AppsService): Module {
           },
           config: {
             everyMember: 'a signed-in user is asked to authorize an app for themselves',
-            errors: ['APP_ID_REQUIRED', 'APP_INTERACTION_EXPIRED', 'NOT_FOUND'],
+            errors: ['APP_ID_REQUIRED', 'APP_INTERACTION_EXPIRED', 'APP_AUTHORIZATION_FAILED', 'NOT_FOUND'],
           },
         },
-        async (request) => ok(request, await apps.interaction(request.auth, request.body)),
+        async (request) => ok(request, await apps.interaction(request.auth, request.body, browserUid(request))),
       );
 
       app.post(
@@ -116,10 +128,14 @@ export function appsModule(apps: AppsService): Module {
           },
           config: {
             everyMember: 'a signed-in user authorizes an app to act for themselves',
-            errors: ['APP_INTERACTION_EXPIRED', 'APP_USER_MISMATCH'],
+            errors: ['APP_INTERACTION_EXPIRED', 'APP_AUTHORIZATION_FAILED', 'APP_USER_MISMATCH'],
           },
         },
-        async (request) => ok(request, await apps.consent(request.auth, request.body.uid)),
+        async (request, reply) => {
+          const done = await apps.consent(request.auth, request.body.uid, browserUid(request));
+          forgetInteraction(reply);
+          return ok(request, done);
+        },
       );
 
       app.post(
@@ -133,10 +149,14 @@ export function appsModule(apps: AppsService): Module {
           },
           config: {
             everyMember: 'a signed-in user refuses an app',
-            errors: ['APP_INTERACTION_EXPIRED'],
+            errors: ['APP_INTERACTION_EXPIRED', 'APP_AUTHORIZATION_FAILED'],
           },
         },
-        async (request) => ok(request, await apps.deny(request.auth, request.body.uid)),
+        async (request, reply) => {
+          const done = await apps.deny(request.auth, request.body.uid, browserUid(request));
+          forgetInteraction(reply);
+          return ok(request, done);
+        },
       );
     },
   };

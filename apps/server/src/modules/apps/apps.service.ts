@@ -141,11 +141,15 @@ export class AppsService {
     return repo.deleteExpired(this.db);
   }
 
-  /** The interaction the provider handed to /third/auth-login, answered 2095 once it is gone or answered. */
-  private async openInteraction(uid: string) {
+  /**
+   * The interaction the provider handed to /third/auth-login, answered 2095 once it is gone or answered. It is
+   * opened only from the browser that started it (`browserUid`, its cookie): 2096 'Authorization failed' elsewhere.
+   */
+  private async openInteraction(uid: string, browserUid: string | undefined) {
     // An unknown interaction is answered without loading the provider (which makes its keys on a first load).
     if (!PROVIDER_ID.test(uid) || !(await repo.modelExists(this.db, 'Interaction', uid)))
       fail('APP_INTERACTION_EXPIRED');
+    if (browserUid !== uid) fail('APP_AUTHORIZATION_FAILED');
     const provider = await this.oidc.provider();
     const interaction = await provider.Interaction.find(uid);
     if (!interaction || interaction.result) fail('APP_INTERACTION_EXPIRED');
@@ -161,8 +165,12 @@ export class AppsService {
     return [user.user_code, user.account, user.email].some((v) => typeof v === 'string' && v.toLowerCase() === h);
   }
 
+  private static signedInAs(auth: AuthContext) {
+    return { name: auth.user.display_name || auth.user.account, account: auth.user.account };
+  }
+
   /** What the consent page shows: the app, the scopes it asks for, and whether the signed-in user is the one it wants. */
-  async interaction(auth: AuthContext, body: { uid?: string; appid?: string }) {
+  async interaction(auth: AuthContext, body: { uid?: string; appid?: string }, browserUid: string | undefined) {
     if (!body.uid) {
       if (!body.appid) fail('APP_ID_REQUIRED');
       const app = await repo.findByCode(this.db, body.appid);
@@ -175,9 +183,10 @@ export class AppsService {
         scopes: [],
         loginHint: null,
         userMatches: true,
+        signedInAs: AppsService.signedInAs(auth),
       };
     }
-    const { interaction, app } = await this.openInteraction(body.uid);
+    const { interaction, app } = await this.openInteraction(body.uid, browserUid);
     if (body.appid && body.appid !== app.code) fail('APP_INTERACTION_EXPIRED');
     const hint = interaction.params.login_hint;
     const asked = param(interaction.params.scope)
@@ -191,6 +200,7 @@ export class AppsService {
       scopes: asked,
       loginHint: typeof hint === 'string' && hint ? hint : null,
       userMatches: AppsService.matchesHint(auth.user, hint),
+      signedInAs: AppsService.signedInAs(auth),
     };
   }
 
@@ -198,8 +208,8 @@ export class AppsService {
    * The signed-in user grants the app the scopes it asked for (within those registered for it): the provider's grant
    * is saved (one per user and app, widened by later consents) and the interaction finished; own space lists the app.
    */
-  async consent(auth: AuthContext, uid: string) {
-    const { interaction, app } = await this.openInteraction(uid);
+  async consent(auth: AuthContext, uid: string, browserUid: string | undefined) {
+    const { interaction, app } = await this.openInteraction(uid, browserUid);
     if (!AppsService.matchesHint(auth.user, interaction.params.login_hint)) fail('APP_USER_MISMATCH');
     const provider = await this.oidc.provider();
     const scopes = param(interaction.params.scope)
@@ -226,8 +236,8 @@ export class AppsService {
   }
 
   /** The user refuses: the app is sent back `access_denied`. */
-  async deny(_auth: AuthContext, uid: string) {
-    const { interaction } = await this.openInteraction(uid);
+  async deny(_auth: AuthContext, uid: string, browserUid: string | undefined) {
+    const { interaction } = await this.openInteraction(uid, browserUid);
     interaction.result = { error: 'access_denied', error_description: 'The user refused the authorization.' };
     await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
     return { returnTo: interaction.returnTo };

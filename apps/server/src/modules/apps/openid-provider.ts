@@ -16,10 +16,18 @@ export type Provider = ProviderType;
 export const OIDC_PATH = '/oidc';
 /** The portal page that signs the user in and asks for consent (spec §2's /third/auth-login). */
 export const INTERACTION_PAGE = '/third/auth-login';
+/**
+ * The browser that started an authorization request keeps its uid in this cookie, sent only with the page's calls
+ * (app/interaction, app/consent, app/deny): consent is given in that browser, so a uid lured into another user's
+ * signed-in portal (from the attacker's own request) authorizes nothing.
+ */
+export const INTERACTION_COOKIE = 'portal_app_interaction';
+export const INTERACTION_COOKIE_PATH = '/api/v2/app';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
 const GRANT_TTL_SECONDS = 365 * 86_400;
+const INTERACTION_TTL_SECONDS = 600;
 
 /** Every id, token and uid the provider makes is base64url; anything else is not looked up. */
 const PROVIDER_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -194,7 +202,7 @@ export class OpenIdProvider {
         AccessToken: ACCESS_TOKEN_TTL_SECONDS,
         AuthorizationCode: 60,
         IdToken: 3600,
-        Interaction: 600,
+        Interaction: INTERACTION_TTL_SECONDS,
         PushedAuthorizationRequest: 60,
         Session: 3600,
         Grant: GRANT_TTL_SECONDS,
@@ -202,7 +210,18 @@ export class OpenIdProvider {
       },
       interactions: {
         policy,
-        url: (_ctx, interaction) => `${INTERACTION_PAGE}?uid=${encodeURIComponent(interaction.uid)}`,
+        url: (ctx, interaction) => {
+          ctx.cookies.set(INTERACTION_COOKIE, interaction.uid, {
+            path: INTERACTION_COOKIE_PATH,
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: ctx.secure,
+            signed: false,
+            overwrite: true,
+            maxAge: INTERACTION_TTL_SECONDS * 1000,
+          });
+          return `${INTERACTION_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
+        },
       },
       // A browser app may call the token endpoint from the origin of one of its redirect addresses.
       clientBasedCORS: (_ctx, origin, client) =>

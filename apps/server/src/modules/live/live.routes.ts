@@ -22,11 +22,22 @@ export function originAllowed(request: FastifyRequest, publicUrl: string): boole
   }
 }
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
 /** The live socket (docs/architecture.md, "Events and live updates"). */
 export async function registerLive(app: App, hub: LiveHub, publicUrl: string) {
   await app.register(websocket, {
     // Compression is off (its memory per socket, and the attacks on it); a frame larger than the limit is refused.
     options: { maxPayload: LIVE_LIMITS.maxPayloadBytes, perMessageDeflate: false },
+    // What a client does to its own socket (an oversized or malformed frame, a dropped connection) is not the
+    // server's error: noted at info level. The socket ends either way.
+    errorHandler: (error, socket, request) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      const byClient = typeof code === 'string' && (code.startsWith('WS_ERR_') || CLIENT_GONE.has(code));
+      if (byClient) request.log.info({ code }, 'live: a socket broke the protocol or went away');
+      else request.log.error({ err: error }, 'live: a socket failed');
+      socket.terminate();
+    },
   });
   app.get(
     LIVE_PATH,

@@ -10,6 +10,7 @@ export interface AuthorizedAppRow {
   app_name: string;
   scopes: string;
   authorized_at: Date;
+  last_used_at: Date | null;
 }
 
 /** Own space: what a user changes about their own account. */
@@ -77,7 +78,7 @@ export const accountRepository = {
   },
   async authorizedApps(db: Queryable, userId: number): Promise<AuthorizedAppRow[]> {
     return db.query<AuthorizedAppRow>(
-      `SELECT app_code, app_name, scopes, authorized_at
+      `SELECT app_code, app_name, scopes, authorized_at, last_used_at
          FROM authorized_apps
         WHERE user_id = $1 AND revoked_at IS NULL
         ORDER BY authorized_at DESC, id DESC`,

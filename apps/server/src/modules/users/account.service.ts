@@ -138,6 +138,7 @@ export class AccountService {
         appName: r.app_name,
         scopes: r.scopes ? r.scopes.split(',') : [],
         authorizedAt: new Date(r.authorized_at).toISOString(),
+        lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
       })),
     };
   }

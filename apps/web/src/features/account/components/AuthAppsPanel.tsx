@@ -1,4 +1,4 @@
-import { Button, Card, Empty, Popconfirm, Table, Tag } from 'antd';
+import { Button, Card, Empty, Popconfirm, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,10 +6,12 @@ import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { authAppsQuery, type AuthorizedApp } from '../api/authApps';
 import { useRevokeAuthApp } from '../api/useAccountMutations';
+import { scopeLabel } from '../../apps';
 
 /** Own space → auth management: third-party applications the user authorized, each revocable. */
 export default function AuthAppsPanel() {
   const { t } = useTranslation('account');
+  const { t: tApps } = useTranslation('apps');
   const list = useQuery(authAppsQuery());
   const revoke = useRevokeAuthApp({ onSuccess: () => notify.success(t('apps.revoked')) });
 
@@ -18,9 +20,19 @@ export default function AuthAppsPanel() {
     {
       title: t('apps.scopes'),
       dataIndex: 'scopes',
-      render: (scopes: string[]) => scopes.map((s) => <Tag key={s}>{s}</Tag>),
+      render: (scopes: string[]) =>
+        scopes.map((s) => (
+          <Tooltip key={s} title={scopeLabel(tApps, s)}>
+            <Tag>{s}</Tag>
+          </Tooltip>
+        )),
     },
     { title: t('apps.authorizedAt'), dataIndex: 'authorizedAt', render: (v: string) => formatDateTime(v) },
+    {
+      title: t('apps.lastUsedAt'),
+      dataIndex: 'lastUsedAt',
+      render: (v: string | null) => (v ? formatDateTime(v) : t('apps.neverUsed')),
+    },
     {
       title: t('apps.action'),
       key: 'action',

@@ -13,7 +13,7 @@ import { ImprovementPlanCard } from '../../whatsnew';
 import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['account', 'company', 'catalogue', 'retention', 'webhooks'];
+export const namespaces = ['account', 'company', 'catalogue', 'retention', 'webhooks', 'apps'];
 
 // Each panel is its own chunk, loaded when its tab opens.
 const StoragePanel = lazyChunk(() => import('../../storage/components/StoragePanel'));

@@ -1,0 +1,149 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { PASSWORD, api, apiLogin, baseUrl, launch, newPage } from './support.js';
+
+/**
+ * An app signs a clinic user in through the portal (docs/api.md, "Apps: OAuth 2.0 / OpenID Connect"): a reference
+ * app on loopback, with openid-client doing the app's part, sends the browser to the provider; the user signs in on
+ * /third/auth-login, consents, the app gets its code back, exchanges it and reads the clinic's cases; revoked in own
+ * space, its token is refused at once.
+ */
+let browser: Browser;
+let referenceApp: ReferenceApp;
+let config: oidc.Configuration;
+beforeAll(async () => {
+  browser = await launch();
+  referenceApp = await ReferenceApp.start();
+  const admin = await apiLogin('admin');
+  expect((await api('user/checkIdentity', { password: PASSWORD }, admin)).code).toBe(200);
+  const made = await api(
+    'app/create',
+    {
+      name: 'Reference app',
+      redirectUris: [referenceApp.redirectUri],
+      scopes: ['openid', 'profile', 'cases:read'],
+      contactEmail: 'dev@reference.example',
+      confidential: false,
+    },
+    admin,
+  );
+  expect(made.code, made.msg).toBe(200);
+  config = await oidc.discovery(new URL(`${baseUrl()}/oidc`), made.data.appCode, undefined, oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await referenceApp?.stop();
+});
+
+/** The app's callback page on loopback: it keeps each address the browser was sent back to. */
+class ReferenceApp {
+  callbacks: URL[] = [];
+  private constructor(
+    private readonly server: Server,
+    readonly redirectUri: string,
+  ) {}
+
+  static async start() {
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, app.redirectUri);
+      // The browser also asks for a favicon.
+      if (url.pathname !== '/callback') return void res.writeHead(404).end();
+      app.callbacks.push(url);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Reference app</title><p>Back</p>');
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const app = new ReferenceApp(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`);
+    return app;
+  }
+
+  stop() {
+    return new Promise<void>((ok) => this.server.close(() => ok()));
+  }
+}
+
+/** The address an app sends the browser to, with its PKCE verifier and state. */
+async function request() {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const start = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: referenceApp.redirectUri,
+    scope: 'openid profile cases:read',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  return { verifier, state, start };
+}
+
+describe('a third-party app', () => {
+  it('signs a clinic user in with consent, reads the cases with its token, and is refused once revoked', async () => {
+    const { verifier, state, start } = await request();
+
+    const { context, page } = await newPage(browser);
+    await page.goto(start.href);
+    // Signed out: the page asks to sign in, then brings the user back to the same request.
+    await page.waitForURL(/\/third\/auth-login\?uid=/);
+    await page.getByTestId('app-authorize-sign-in').click();
+    await page.getByTestId('login-account').fill('clinic');
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/third\/auth-login\?uid=/);
+    await expect.poll(() => page.getByTestId('app-authorize-name').textContent()).toBe('Reference app');
+    const scopes = await page
+      .getByTestId('app-authorize-scopes')
+      .locator('li')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-scope')));
+    expect(scopes).toEqual(['openid', 'profile', 'cases:read']);
+    expect(await page.getByTestId('app-authorize-user').textContent()).toContain('clinic');
+    await page.getByTestId('app-authorize-allow').click();
+
+    await page.waitForURL((url) => url.href.startsWith(referenceApp.redirectUri));
+    const back = referenceApp.callbacks.at(-1)!;
+    const tokens = await oidc.authorizationCodeGrant(config, back, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const cases = await api('case/list', { pageNum: 1, pageSize: 10 }, tokens.access_token);
+    expect(cases.code, cases.msg).toBe(200);
+    expect(cases.data.total).toBeGreaterThan(0);
+
+    // Own space lists the app with what it may do and its last use; revoking it stops the token at once.
+    await page.goto('/own-space');
+    const row = page.getByTestId('own-auth-apps').locator('tr', { hasText: 'Reference app' });
+    await expect.poll(() => row.textContent()).toContain('cases:read');
+    await row.getByRole('button').click();
+    await page.locator('.ant-popconfirm .ant-btn-dangerous').click();
+    await expect.poll(() => row.count()).toBe(0);
+    const refused = await api('case/list', { pageNum: 1, pageSize: 10 }, tokens.access_token);
+    expect(refused.code).toBe(401);
+    await context.close();
+  });
+
+  it('without an app or a request, the page says so; a request from another browser is refused', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/third/auth-login');
+    await expect.poll(() => page.getByTestId('app-authorize-failed').getAttribute('data-code')).toBe('2093');
+    expect(await page.getByTestId('app-authorize-failed').textContent()).toContain('appid cannot be empty');
+
+    // Someone's own request, its page address sent to a signed-in clinic user: nothing to consent to there.
+    await page.goto((await request()).start.href);
+    await page.waitForURL(/\/third\/auth-login\?uid=/);
+    const lured = page.url();
+    const victim = await newPage(browser);
+    await victim.page.goto('/login');
+    await victim.page.getByTestId('login-account').fill('clinic');
+    await victim.page.getByTestId('login-password').fill(PASSWORD);
+    await victim.page.getByTestId('login-submit').click();
+    await victim.page.getByTestId('layout-sidebar').waitFor();
+    await victim.page.goto(lured);
+    await expect.poll(() => victim.page.getByTestId('app-authorize-failed').getAttribute('data-code')).toBe('2096');
+    expect(await victim.page.getByTestId('app-authorize-allow').count()).toBe(0);
+    await victim.context.close();
+    await context.close();
+  });
+});
