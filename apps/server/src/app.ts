@@ -279,7 +279,8 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   );
   const catalogue = new CatalogueService(db);
   const orders = new OrdersService(db, notifier, attachments, catalogue);
-  // Upkeep every server process runs (main.ts starts it); each run is recorded and a failing task is reported.
+  // Upkeep, run once per site whatever the number of processes (main.ts starts it); each run is recorded and a failing
+  // task is reported.
   housekeeping.add('recycleBinPurge', HOUR, async () => {
     const result = await cases.purge({ before: new Date(Date.now() - config.recycleBinDays * 86_400_000) });
     if (result.failed) throw new Error(`${result.failed} expired cases could not be purged (${result.purged} were)`);

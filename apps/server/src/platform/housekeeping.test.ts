@@ -3,8 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db.js';
 import { FIRST_RUN_DELAY_MS, Housekeeping } from './housekeeping.js';
 
-// The run records go to a database stand-in: this is about when tasks run, not what they write.
-const db = { query: vi.fn(async () => []) } as unknown as Db;
+// The run records go to a database stand-in that grants every claim: this is about when tasks run, not what they
+// write (test/upkeep.test.ts claims on a real database).
+const db = { query: vi.fn(async () => [{ name: 'claimed' }]) } as unknown as Db;
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
 
 afterEach(() => {

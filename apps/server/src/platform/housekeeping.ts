@@ -3,6 +3,14 @@ import type { Db } from './db.js';
 
 /** How long after start-up the first round of upkeep runs. */
 export const FIRST_RUN_DELAY_MS = 2_000;
+/**
+ * A scheduled round runs only when the site's last start of the task is at least this share of its interval ago:
+ * every process keeps its timers, the first to come claims the round, and the others' timers find it taken.
+ */
+export const CLAIM_SHARE = 0.9;
+
+/** Asked for by name or a process's first round (both always run), or a later timer round (claimed for the site). */
+type Round = 'asked' | 'first' | 'scheduled';
 
 interface Task {
   everyMs: number;
@@ -12,8 +20,9 @@ interface Task {
 }
 
 /**
- * Periodic upkeep run by every server process (recycle-bin retention, abandoned uploads, mail retries…). Each run
- * is recorded in `job_runs`, a failure is logged as an error with how many runs in a row failed, and the health
+ * Periodic upkeep (recycle-bin retention, abandoned uploads, mail retries…), run once per site: every process has
+ * the timers, and a round is claimed in `job_runs` (one statement, so two processes never both claim it); when the
+ * process that ran it last is gone, the next one whose timer comes takes over. Each run is recorded in `job_runs`, a failure is logged as an error with how many runs in a row failed, and the health
  * call names the tasks whose last run failed, so a stuck job shows instead of failing silently.
  */
 export class Housekeeping {
@@ -36,10 +45,19 @@ export class Housekeeping {
 
   /** Runs one task now (at most one run of a task at a time) and records the outcome; answers what it returned. */
   async run(name: string): Promise<unknown> {
+    return this.runTask(name, 'asked');
+  }
+
+  /**
+   * A timer's round: skipped (undefined) when another process of the site ran the task within the interval. The first
+   * round after start-up always runs: a process starts after a crash or a release, and what a killed process left (a
+   * purge cut short, bytes whose deletion it did not reach) is taken up at once rather than an interval later.
+   */
+  private async runTask(name: string, round: Round): Promise<unknown> {
     const task = this.tasks.get(name);
     if (!task) throw new Error(`unknown housekeeping task: ${name}`);
     if (task.running) return task.running;
-    task.running = this.record(name, task).finally(() => (task.running = undefined));
+    task.running = this.record(name, task, round).finally(() => (task.running = undefined));
     return task.running;
   }
 
@@ -51,8 +69,8 @@ export class Housekeeping {
   start(firstRunDelayMs = FIRST_RUN_DELAY_MS) {
     for (const [name, task] of this.tasks) {
       task.timer = setTimeout(() => {
-        void this.run(name).catch(() => undefined);
-        task.timer = setInterval(() => void this.run(name).catch(() => undefined), task.everyMs);
+        void this.runTask(name, 'first').catch(() => undefined);
+        task.timer = setInterval(() => void this.runTask(name, 'scheduled').catch(() => undefined), task.everyMs);
         task.timer.unref();
       }, firstRunDelayMs);
       task.timer.unref();
@@ -67,12 +85,15 @@ export class Housekeeping {
     }
   }
 
-  private async record(name: string, task: Task) {
-    await this.db.query(
+  private async record(name: string, task: Task, round: Round) {
+    const claimed = await this.db.query(
       `INSERT INTO job_runs (name, last_started_at) VALUES ($1, now())
-       ON CONFLICT (name) DO UPDATE SET last_started_at = now()`,
-      [name],
+       ON CONFLICT (name) DO UPDATE SET last_started_at = now()
+        WHERE $2 <> 'scheduled' OR job_runs.last_started_at <= now() - make_interval(secs => $3::double precision)
+       RETURNING name`,
+      [name, round, (task.everyMs * CLAIM_SHARE) / 1000],
     );
+    if (!claimed.length) return undefined;
     try {
       const result = await task.run();
       this.failing.delete(name);
