@@ -146,4 +146,50 @@ describe('a third-party app', () => {
     await victim.context.close();
     await context.close();
   });
+
+  it('the super administrator registers an app on Account → Apps, sees its secret once, and suspends it', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/login');
+    await page.getByTestId('login-account').fill('admin');
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.goto('/account/apps');
+    await page.getByTestId('app-add').click();
+    await page.getByTestId('app-name').fill('Lab bridge');
+    await page.getByTestId('app-redirect-uris').fill('https://bridge.example/callback\nhttps://bridge.example/other');
+    await page.getByTestId('app-contact').fill('dev@bridge.example');
+    await page.getByTestId('app-save').click();
+    const clientId = (await page.getByTestId('app-client-id').textContent())!.trim();
+    const secret = (await page.getByTestId('app-client-secret').textContent())!.trim();
+    expect(secret.length).toBeGreaterThan(30);
+    await page.locator('.ant-modal-footer .ant-btn-primary').last().click();
+
+    const admin = await apiLogin('admin');
+    const listed = (await api('app/list', {}, admin)).data.list.find(
+      (a: { appCode: string }) => a.appCode === clientId,
+    );
+    expect(listed).toMatchObject({
+      name: 'Lab bridge',
+      confidential: true,
+      status: 'active',
+      redirectUris: ['https://bridge.example/callback', 'https://bridge.example/other'],
+      scopes: ['openid', 'profile'],
+    });
+    expect(JSON.stringify(listed)).not.toContain(secret);
+
+    await page.getByTestId(`app-suspend-${clientId}`).click();
+    await page.locator('.ant-popconfirm .ant-btn-dangerous').click();
+    await page.getByTestId(`app-resume-${clientId}`).waitFor();
+    expect((await api('app/list', {}, admin)).data.list.find((a: any) => a.appCode === clientId).status).toBe(
+      'suspended',
+    );
+    // A suspended app is unknown to the provider: its sign-in requests are refused.
+    const refused = await fetch(
+      `${baseUrl()}/oidc/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${encodeURIComponent('https://bridge.example/callback')}`,
+      { redirect: 'manual' },
+    );
+    expect(refused.status).toBe(400);
+    await context.close();
+  });
 });

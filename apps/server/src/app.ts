@@ -310,7 +310,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('webhookDeliveriesCleanup', HOUR, async () => ({ removed: await webhooks.cleanup() }));
   // Apps: the OpenID provider (loaded on first use) and the register of apps it serves.
   const oidc = new OpenIdProvider(db, config, app.log);
-  const apps = new AppsService(db, config, oidc);
+  const apps = new AppsService(db, config, oidc, sessions);
   housekeeping.add('oauthCleanup', HOUR, async () => ({ removed: await apps.deleteExpired() }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());

@@ -250,6 +250,25 @@ describe('the OpenID provider', () => {
     });
   });
 
+  it('a token revoked by another process stops here too, though this process had it in memory', async () => {
+    const app = await registerApp({ name: 'Elsewhere revoked' });
+    const config = await configFor(app);
+    const tokens = await finish(config, await authorize(config, clinic), clinic);
+    expect((await api('case/list', tokens.access_token)).code).toBe(200);
+    // Straight in the database, as another process's revocation would be: only its notification reaches this one.
+    const [row] = await h.db.query<{ grant_id: string }>(
+      `SELECT grant_id FROM oauth_models WHERE kind = 'AccessToken' AND id = $1`,
+      [tokens.access_token],
+    );
+    await h.db.query(`DELETE FROM oauth_models WHERE grant_id = $1 OR (kind = 'Grant' AND id = $1)`, [row!.grant_id]);
+    let status = 200;
+    for (let i = 0; i < 40 && status !== 401; i++) {
+      status = (await api('case/list', tokens.access_token)).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(401);
+  });
+
   it('refuses a suspended app and its tokens, and lets it work again once resumed', async () => {
     const app = await registerApp({ name: 'Paused' });
     const config = await configFor(app);

@@ -8,11 +8,13 @@ import type { UserSessionRow } from '../modules/users/users.repository.js';
  * process forgets everything it holds. Entries also age out, as a safety net.
  */
 const AUTH_WRITE =
-  /^\s*(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(sessions|users|organizations|roles|role_menus|menus)\b/i;
+  /^\s*(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(sessions|users|organizations|roles|role_menus|menus)\b|^\s*(DELETE\s+FROM\s+oauth_models|UPDATE\s+oauth_apps)\b/i;
 
 export class SessionCache {
   private readonly entries = new Map<string, { row: UserSessionRow; until: number }>();
   private readonly rolePermissions = new Map<number, Set<string>>();
+  /** Apps' access tokens with what they stand for (migration 0044: a revoked grant or token, a suspended app notify). */
+  private readonly appTokens = new Map<string, { value: unknown; until: number }>();
   private unlisten?: () => Promise<void>;
   /** Bumped on every invalidation, so a lookup that raced with a change is not stored. */
   private generation = 0;
@@ -69,6 +71,23 @@ export class SessionCache {
     };
   }
 
+  /**
+   * What an app's access token stands for, held like the sessions and never past the token's own expiry; `load`
+   * answers it with that expiry (epoch ms), or undefined for a token that is not (or no longer) valid.
+   */
+  async appToken<T>(token: string, load: () => Promise<{ value: T; expiresAt: number } | undefined>) {
+    if (this.opts.ttlMs <= 0) return (await load())?.value;
+    const hit = this.appTokens.get(token);
+    if (hit && hit.until > Date.now()) return hit.value as T;
+    const generation = this.generation;
+    const found = await load();
+    if (found && generation === this.generation) {
+      if (this.appTokens.size >= this.opts.maxEntries) this.appTokens.delete(this.appTokens.keys().next().value!);
+      this.appTokens.set(token, { value: found.value, until: Math.min(Date.now() + this.opts.ttlMs, found.expiresAt) });
+    }
+    return found?.value;
+  }
+
   /** A role's permission codes, held like the sessions: forgotten on every change notification. */
   async permissions(roleId: number, load: () => Promise<string[]>): Promise<Set<string>> {
     const hit = this.rolePermissions.get(roleId);
@@ -83,6 +102,7 @@ export class SessionCache {
     this.generation += 1;
     this.entries.clear();
     this.rolePermissions.clear();
+    this.appTokens.clear();
   }
 
   async stop() {

@@ -37,6 +37,7 @@ export const MENU_PAGES: Record<string, PageEntry> = {
   orderDetail: { path: '/order-management/detail/:id', load: () => import('../features/orders/pages/OrderDetailPage') },
   chat: { path: '/chat', load: () => import('../features/chat/pages/ChatPage') },
   updateLog: { path: '/account/update-log', load: () => import('../features/whatsnew/pages/UpdateLogAdminPage') },
+  appRegister: { path: '/account/apps', load: () => import('../features/apps/pages/AppRegisterPage') },
 };
 
 /** Screens that need no token (spec §2). `guestOnly`: a signed-in user is sent to / instead. */

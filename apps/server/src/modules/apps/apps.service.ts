@@ -50,11 +50,20 @@ export interface AppTokenAuth {
  * Apps (docs/product-decisions.md, "Apps"): the super administrator's register of OAuth apps, the sign-in and consent
  * interaction the provider hands to the portal, and the app tokens the API accepts.
  */
+/** Where access tokens' meanings are kept between calls (the session cache: cleared on every revocation). */
+export interface AppTokenCache {
+  appToken<T>(token: string, load: () => Promise<{ value: T; expiresAt: number } | undefined>): Promise<T | undefined>;
+}
+
 export class AppsService {
+  /** When this process last noted each grant's use (the table keeps it to the minute). */
+  private readonly usedAt = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly oidc: OpenIdProvider,
+    private readonly cache: AppTokenCache,
   ) {}
 
   /** An exact address an app may be sent back to: https, or http on the loopback address where allowed. */
@@ -249,6 +258,22 @@ export class AppsService {
    */
   async authenticate(token: string): Promise<AppTokenAuth | undefined> {
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
+    const found = await this.cache.appToken(token, () => this.lookUp(token));
+    if (found) await this.noteUse(found.grantId);
+    return found;
+  }
+
+  /** Last use is kept to the minute: each process writes it at most that often per grant. */
+  private async noteUse(grantId: string) {
+    const now = Date.now();
+    if (now - (this.usedAt.get(grantId) ?? 0) < 60_000) return;
+    this.usedAt.set(grantId, now);
+    if (this.usedAt.size > 10_000) this.usedAt.delete(this.usedAt.keys().next().value!);
+    await AccountService.markAppUsed(this.db, grantId);
+  }
+
+  /** The provider's record of a token, its app and its user, read from the database. */
+  private async lookUp(token: string): Promise<{ value: AppTokenAuth; expiresAt: number } | undefined> {
     if (!this.oidc.loaded && !(await repo.modelExists(this.db, 'AccessToken', token))) return undefined;
     const provider = await this.oidc.provider();
     const accessToken = await provider.AccessToken.find(token);
@@ -258,8 +283,7 @@ export class AppsService {
     if (!client) return undefined;
     const user = await AccountService.userByCode(this.db, accountId);
     if (!user || user.status === UserStatus.Disabled || user.org_status === OrgStatus.Disabled) return undefined;
-    await AccountService.markAppUsed(this.db, grantId);
-    return {
+    const value: AppTokenAuth = {
       appCode: clientId,
       grantId,
       scopes: new Set(accessToken.scopes),
@@ -275,5 +299,6 @@ export class AppsService {
         identityVerifiedUntil: null,
       },
     };
+    return { value, expiresAt: (accessToken.exp ?? 0) * 1000 };
   }
 }
