@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
   Button,
   Card,
   Checkbox,
@@ -25,6 +24,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { listLoading } from '../../../lib/listLoading';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
+import { SecretShownOnce } from '../../../components/SecretShownOnce';
 import { registeredAppsQuery, type AppCreated, type RegisteredApp } from '../api/register';
 import { useEditApp, useRegisterApp, useSetAppStatus } from '../api/useAppMutations';
 import { scopeLabel } from '../lib/scopes';
@@ -287,12 +287,11 @@ export default function AppRegisterPage() {
           {created?.appCode}
         </Typography.Paragraph>
         {created?.clientSecret ? (
-          <>
-            <Alert type="warning" showIcon message={t('register.secretOnce')} style={{ marginBottom: 12 }} />
-            <Typography.Paragraph copyable code data-testid="app-client-secret">
-              {created.clientSecret}
-            </Typography.Paragraph>
-          </>
+          <SecretShownOnce
+            secret={created.clientSecret}
+            warning={t('register.secretOnce')}
+            testId="app-client-secret"
+          />
         ) : (
           <p>{t('register.noSecret')}</p>
         )}

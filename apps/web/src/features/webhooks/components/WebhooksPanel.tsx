@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
   Button,
   Card,
   Checkbox,
@@ -24,6 +23,7 @@ import { ApiError, errorText } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
+import { SecretShownOnce } from '../../../components/SecretShownOnce';
 import { usePageInRange } from '../../../lib/listState';
 import {
   deliveriesQuery,
@@ -198,10 +198,7 @@ export default function WebhooksPanel() {
         onOk={() => setSecret(null)}
         onCancel={() => setSecret(null)}
       >
-        <Alert type="warning" showIcon message={t('secretOnce')} style={{ marginBottom: 12 }} />
-        <Typography.Paragraph copyable code data-testid="webhook-secret">
-          {secret}
-        </Typography.Paragraph>
+        {secret !== null ? <SecretShownOnce secret={secret} warning={t('secretOnce')} testId="webhook-secret" /> : null}
       </Modal>
       <Drawer open={log !== null} title={t('deliveries')} width={760} onClose={() => setLog(null)} destroyOnHidden>
         {log ? <DeliveryLog endpoint={log} /> : null}
