@@ -236,6 +236,8 @@ describe('receiving settings and authorized apps', () => {
         appName: 'Design studio',
         scopes: ['case:view', 'order:view'],
         authorizedAt: expect.any(String),
+        // No app has called with it yet.
+        lastUsedAt: null,
       },
     ]);
     expect((await h.call('user/authApp/revoke', { token: u.token, body: { appCode: 'app-theirs' } })).code).toBe(404);

@@ -230,6 +230,7 @@ describe('menus and permissions', () => {
       'roleList',
       'outbox',
       'updateLog',
+      'appRegister',
     ]);
     expect(a.data.permissions).toContain('*:*:*');
   });
