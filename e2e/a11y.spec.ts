@@ -19,6 +19,9 @@ const PUBLIC = [
   '/system-check',
   '/third/auth-login',
   '/third/auth-login?appid=x',
+  '/activate-app/x',
+  '/as-auth-redirect/x',
+  '/login-jump-page/x',
 ];
 const PHONE = { width: 390, height: 844 };
 const TABLET = { width: 768, height: 1024 };

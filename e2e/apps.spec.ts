@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { PASSWORD, api, apiLogin, baseUrl, launch, newPage } from './support.js';
+import { PASSWORD, api, apiLogin, baseUrl, launch, mailedLink, newPage, signIn } from './support.js';
 
 /**
  * An app signs a clinic user in through the portal (docs/api.md, "Apps: OAuth 2.0 / OpenID Connect"): a reference
@@ -40,9 +40,10 @@ afterAll(async () => {
   await referenceApp?.stop();
 });
 
-/** The app's callback page on loopback: it keeps each address the browser was sent back to. */
+/** The app's callback and launch pages on loopback: it keeps each address the browser was sent to. */
 class ReferenceApp {
   callbacks: URL[] = [];
+  launches: URL[] = [];
   private constructor(
     private readonly server: Server,
     readonly redirectUri: string,
@@ -52,13 +53,18 @@ class ReferenceApp {
     const server = createServer((req, res) => {
       const url = new URL(req.url!, app.redirectUri);
       // The browser also asks for a favicon.
-      if (url.pathname !== '/callback') return void res.writeHead(404).end();
-      app.callbacks.push(url);
+      if (url.pathname === '/start') app.launches.push(url);
+      else if (url.pathname === '/callback') app.callbacks.push(url);
+      else return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Reference app</title><p>Back</p>');
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const app = new ReferenceApp(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`);
     return app;
+  }
+
+  get launchUrl() {
+    return this.redirectUri.replace(/\/callback$/, '/start');
   }
 
   stop() {
@@ -112,6 +118,16 @@ describe('a third-party app', () => {
     expect(cases.code, cases.msg).toBe(200);
     expect(cases.data.total).toBeGreaterThan(0);
 
+    // The clinic's administrator sees the app's calls for its members (written within about a second).
+    const activity = async () => {
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/v2/app/callLog'));
+      await page.goto('/own-space?tab=appActivity');
+      await answered;
+      return page.getByTestId('app-activity').textContent();
+    };
+    await expect.poll(activity, { timeout: 15_000, intervals: [500] }).toContain('case/list');
+    expect(await page.getByTestId('app-activity').textContent()).toContain('Reference app');
+
     // Own space lists the app with what it may do and its last use; revoking it stops the token at once.
     await page.goto('/own-space');
     const row = page.getByTestId('own-auth-apps').locator('tr', { hasText: 'Reference app' });
@@ -149,10 +165,7 @@ describe('a third-party app', () => {
 
   it('the super administrator registers an app on Account → Apps, sees its secret once, and suspends it', async () => {
     const { context, page } = await newPage(browser);
-    await page.goto('/login');
-    await page.getByTestId('login-account').fill('admin');
-    await page.getByTestId('login-password').fill(PASSWORD);
-    await page.getByTestId('login-submit').click();
+    await signIn(page, 'admin');
     await page.getByTestId('layout-sidebar').waitFor();
     await page.goto('/account/apps');
     await page.getByTestId('app-add').click();
@@ -190,6 +203,108 @@ describe('a third-party app', () => {
       { redirect: 'manual' },
     );
     expect(refused.status).toBe(400);
+    await context.close();
+  });
+
+  it('an app registered for its developer is activated from the mailed link, once, which alone shows the secret', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.goto('/account/apps');
+    await page.getByTestId('app-add').click();
+    await page.getByTestId('app-name').fill('Mailed bridge');
+    await page.getByTestId('app-redirect-uris').fill('https://mailed.example/callback');
+    await page.getByTestId('app-contact').fill('dev@mailed.example');
+    await page.getByTestId('app-send-activation').click();
+    await page.getByTestId('app-save').click();
+    await page.getByTestId('app-activation-sent').waitFor();
+    expect(await page.getByTestId('app-client-secret').count()).toBe(0);
+    const clientId = (await page.getByTestId('app-client-id').textContent())!.trim();
+    await page.locator('.ant-modal-footer .ant-btn-primary').last().click();
+    // Waiting: no suspend or resume, a new link may be sent.
+    await expect.poll(() => page.getByTestId(`app-status-${clientId}`).textContent()).toBe('Waiting for activation');
+    expect(await page.getByTestId(`app-suspend-${clientId}`).count()).toBe(0);
+    await page.getByTestId(`app-resend-${clientId}`).waitFor();
+    const link = await mailedLink(page, 'dev@mailed.example', '/activate-app/');
+
+    // The developer, in a browser of their own, without a portal account.
+    const dev = await newPage(browser);
+    await dev.page.goto(link);
+    await dev.page.getByTestId('app-activation').waitFor();
+    expect(await dev.page.getByTestId('app-activation').textContent()).toContain('https://mailed.example/callback');
+    await dev.page.getByTestId('app-activate').click();
+    expect((await dev.page.getByTestId('app-client-id').textContent())!.trim()).toBe(clientId);
+    expect((await dev.page.getByTestId('app-client-secret').textContent())!.trim()).toMatch(/^cs_.{40,}/);
+    // Once only.
+    await dev.page.reload();
+    await expect.poll(() => dev.page.getByTestId('app-activate-failed').getAttribute('data-code')).toBe('2021');
+    await dev.context.close();
+
+    // The administrator's list shows it active when it is read again.
+    await page.reload();
+    await expect.poll(() => page.getByTestId(`app-status-${clientId}`).textContent()).toBe('Active');
+    await context.close();
+  });
+
+  it("opens the portal from the scanner's software with a one-time sign, and opens an app at its launch address", async () => {
+    const token = await apiLogin('clinic');
+    const signed = await api('user/free-login/sign', {}, token);
+    expect(signed.code, signed.msg).toBe(200);
+    const { context, page } = await newPage(browser);
+    await page.goto(`/login-jump-page/${signed.data.sign}?to=${encodeURIComponent('/case-management')}`);
+    await page.waitForURL(/\/case-management$/);
+    await page.getByTestId('layout-sidebar').waitFor();
+
+    // The sign works once; another browser is refused and offered the sign-in page.
+    const other = await newPage(browser);
+    await other.page.goto(`/login-jump-page/${signed.data.sign}`);
+    await expect.poll(() => other.page.getByTestId('login-jump-failed').getAttribute('data-code')).toBe('2021');
+    await other.context.close();
+
+    // An app with a launch address opens at it, with the issuer and the signed-in user.
+    const admin = await apiLogin('admin');
+    const made = await api(
+      'app/create',
+      {
+        name: 'Launch app',
+        redirectUris: [referenceApp.redirectUri],
+        scopes: ['openid'],
+        contactEmail: 'dev@reference.example',
+        confidential: false,
+        launchUrl: referenceApp.launchUrl,
+      },
+      admin,
+    );
+    expect(made.code, made.msg).toBe(200);
+    await page.goto(`/as-auth-redirect/${made.data.appCode}`);
+    await page.waitForURL((url) => url.href.startsWith(referenceApp.launchUrl));
+    const launched = referenceApp.launches.at(-1)!;
+    expect(launched.searchParams.get('iss')).toBe(`${baseUrl()}/oidc`);
+    expect(launched.searchParams.get('login_hint')).toBe('clinic');
+    // Once authorized, own space offers to open it.
+    const launchConfig = await oidc.discovery(new URL(`${baseUrl()}/oidc`), made.data.appCode, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const authorizeUrl = oidc.buildAuthorizationUrl(launchConfig, {
+      redirect_uri: referenceApp.redirectUri,
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+    });
+    await page.goto(authorizeUrl.href);
+    await page.getByTestId('app-authorize-allow').click();
+    await page.waitForURL((url) => url.href.startsWith(referenceApp.redirectUri));
+    const launches = referenceApp.launches.length;
+    await page.goto('/own-space');
+    await page.getByTestId('own-auth-apps').locator('tr', { hasText: 'Launch app' }).getByRole('link').click();
+    await page.waitForURL((url) => url.href.startsWith(referenceApp.launchUrl));
+    expect(referenceApp.launches.length).toBe(launches + 1);
+
+    // An app without a launch address is not opened.
+    await page.goto('/as-auth-redirect/app_unknown');
+    await page.getByTestId('app-launch-failed').waitFor();
     await context.close();
   });
 });

@@ -46,6 +46,7 @@ import { authModule } from './modules/auth/auth.routes.js';
 import { commonModule } from './modules/common/common.routes.js';
 import { mailModule } from './modules/mail/mail.routes.js';
 import { DemoMailbox } from './modules/mail/demo-mailbox.js';
+import { AppCallLog } from './modules/apps/app-calls.js';
 import { menusModule } from './modules/menus/menus.routes.js';
 import { reviewModule } from './modules/organizations/review.routes.js';
 import { organizationsAdminModule } from './modules/organizations/organizations-admin.routes.js';
@@ -310,8 +311,11 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('webhookDeliveriesCleanup', HOUR, async () => ({ removed: await webhooks.cleanup() }));
   // Apps: the OpenID provider (loaded on first use) and the register of apps it serves.
   const oidc = new OpenIdProvider(db, config, app.log);
-  const apps = new AppsService(db, config, oidc, sessions);
+  const appCalls = new AppCallLog(db, config.appCallLimits, app.log);
+  app.addHook('onClose', () => appCalls.close());
+  const apps = new AppsService(db, config, oidc, sessions, mailer, appCalls);
   housekeeping.add('oauthCleanup', HOUR, async () => ({ removed: await apps.deleteExpired() }));
+  housekeeping.add('appCallLogCleanup', HOUR, async () => ({ removed: await apps.deleteOldCalls() }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
@@ -359,7 +363,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     annotationsModule(new AnnotationsService(db, cases, orders)),
     chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), hub),
     webhooksModule(webhooks),
-    appsModule(apps),
+    appsModule(apps, demoMailbox),
   ];
   await app.register(
     async (api) => {

@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
+  APP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
+  APP_USER_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(100000).default(50),
   LIVE_WAITING_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -107,6 +109,8 @@ export interface Config {
   webhooks: { secretKey: string; allowLoopback: boolean };
   /** Apps may register plain-http redirect addresses on the loopback address (tests and local development only). */
   oauthAllowLoopbackRedirects: boolean;
+  /** Calls per minute an app may make on the whole site, and for one user. */
+  appCallLimits: { perApp: number; perUser: number };
   accessTokenTtlSeconds: number;
   /** How long a process may hold a session in memory between change notifications (0 = never). */
   sessionCacheSeconds: number;
@@ -197,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     },
     oauthAllowLoopbackRedirects: e.OAUTH_ALLOW_LOOPBACK_REDIRECTS === 'true',
+    appCallLimits: { perApp: e.APP_CALLS_PER_MINUTE, perUser: e.APP_USER_CALLS_PER_MINUTE },
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     demoPassword: e.DEMO_PASSWORD,

@@ -218,10 +218,23 @@ beforeAll(async () => {
         scopes: ['openid', 'cases:read'],
         contactEmail: 'dev@example.test',
         confidential,
+        launchUrl: 'https://app.example.test/start',
       },
     });
     appCodes.push(made.data.appCode);
   }
+  // And one waiting for its developer, whose mailed activation link the sign pool carries.
+  const pending = await h.call('app/create', {
+    token: w.inner.token,
+    body: {
+      name: 'Fuzz app pending',
+      redirectUris: ['https://app.example.test/callback'],
+      scopes: ['openid'],
+      contactEmail: 'pending-dev@example.test',
+      sendActivationLink: true,
+    },
+  });
+  appCodes.push(pending.data.appCode);
   // A report with a snapshot on each clinic's own case, so the report calls have real ones to use.
   for (const pair of w.pairs) {
     const made = await h.call('report/create', { token: pair.clinic.token, body: { caseCode: pair.ownCase } });
@@ -376,7 +389,10 @@ async function refreshCredentials() {
     [...m.body_text.matchAll(/\/(?:email-verify|forget-pass)\/([A-Za-z0-9_-]+)/g)].map((x) => x[1]!),
   );
   const signed = await h.call('user/free-login/sign', { token: members.get('clinic')!.token });
-  signs = signed.code === 200 ? [signed.data.sign] : [];
+  const activationSigns = mails.flatMap((m) =>
+    [...m.body_text.matchAll(/\/activate-app\/([A-Za-z0-9_-]+)/g)].map((x) => x[1]!),
+  );
+  signs = [...(signed.code === 200 ? [signed.data.sign] : []), ...activationSigns];
 }
 
 const tokenOf = (caller: Caller): string | undefined => {

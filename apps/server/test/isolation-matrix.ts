@@ -60,7 +60,7 @@ export interface MatrixEntry {
 const a = (w: World) => w.pairs[0];
 
 /** A fresh app in the register (the super administrator's; the owner's call may suspend it). */
-async function appOf(w: World): Promise<string> {
+async function appOf(w: World, pending = false): Promise<string> {
   const made = await w.h.call('app/create', {
     token: w.inner.token,
     body: {
@@ -68,6 +68,7 @@ async function appOf(w: World): Promise<string> {
       redirectUris: ['https://app.example.test/callback'],
       scopes: ['openid', 'cases:read'],
       contactEmail: 'dev@example.test',
+      sendActivationLink: pending,
     },
   });
   return made.data.appCode as string;
@@ -1300,6 +1301,27 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     callers: ['inner'],
     resource: async (w) => ({ owners: [w.inner], request: post('app/resume', { appCode: await appOf(w) }) }),
   },
+  appSendActivation: {
+    callers: ['inner'],
+    resource: async (w) => ({
+      owners: [w.inner],
+      request: post('app/sendActivation', { appCode: await appOf(w, true) }),
+    }),
+  },
+  appActivation: {
+    callers: 'public',
+    forged: () => [post('app/activation', { sign: randomBytes(32).toString('base64url') })],
+  },
+  appActivate: {
+    callers: 'public',
+    forged: () => [post('app/activate', { sign: randomBytes(32).toString('base64url') })],
+  },
+  appCallLog: {
+    callers: ['clinic', 'lab', 'dealer', 'oem'],
+    note: "the administrators read their own organization's log",
+    probe: () => post('app/callLog', {}),
+  },
+  appLaunch: { callers: ANY, note: 'opens an app for the caller themselves, at its registered address' },
   appInteraction: { callers: ANY, note: 'an authorization request the caller was sent to answer for themselves' },
   appConsent: { callers: ANY, note: 'the caller authorizes an app for themselves' },
   appDeny: { callers: ANY, note: 'the caller refuses an app for themselves' },

@@ -1,150 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { OrgType } from '@portal/contracts';
-import { createHarness, createUser, login, type Harness } from './harness.js';
-import { freePort } from './child-server.js';
+import { linkFromOutbox, type Harness } from './harness.js';
 import { newCase, side, type Side } from './fixtures.js';
+import { REDIRECT, SCOPES, oauthFlow, startOAuthWorld, type OAuthWorld } from './oauth-flow.js';
 
 /**
  * Apps (docs/product-decisions.md, "Apps"): the portal as an OpenID provider, checked with openid-client acting as
  * the app against a listening server; the browser's part (redirects and cookies) is played by fetch.
  */
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const SCOPES = 'openid profile offline_access cases:read';
-
+let w: OAuthWorld;
 let h: Harness;
 let base: string;
 let issuer: string;
 let admin: { token: string };
 let clinic: Side;
-
-/** A browser: keeps the cookies the portal sets and follows its redirects within the portal. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  private remember(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  /** The Cookie header it sends to the portal. */
-  cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  /** Opens a portal address and follows redirects until one leaves the provider; answers the last answer and where it points. */
-  async open(url: string): Promise<{ res: Response; location: string | null }> {
-    let next = url;
-    for (let hop = 0; hop < 10; hop++) {
-      const res = await fetch(next, {
-        redirect: 'manual',
-        headers: { cookie: this.cookieHeader() },
-      });
-      this.remember(res);
-      const location = res.headers.get('location');
-      if (!location) return { res, location: null };
-      const absolute = new URL(location, next).href;
-      if (!absolute.startsWith(`${issuer}/`)) return { res, location: absolute };
-      next = absolute;
-    }
-    throw new Error('too many redirects');
-  }
-}
-
-async function registerApp(body: Record<string, unknown> = {}) {
-  const res = await h.call('app/create', {
-    token: admin.token,
-    body: {
-      name: 'Lab Sync',
-      redirectUris: [REDIRECT],
-      scopes: ['openid', 'profile', 'offline_access', 'cases:read', 'orders:read'],
-      contactEmail: 'dev@example.test',
-      confidential: false,
-      ...body,
-    },
-  });
-  expect(res.code).toBe(200);
-  return res.data as { appCode: string; clientSecret: string | null };
-}
-
-async function configFor(app: { appCode: string; clientSecret: string | null }) {
-  return oidc.discovery(
-    new URL(issuer),
-    app.appCode,
-    undefined,
-    app.clientSecret ? oidc.ClientSecretBasic(app.clientSecret) : oidc.None(),
-    { execute: [oidc.allowInsecureRequests] },
-  );
-}
-
-/** The whole authorization: request (or pushed request), the portal's page calls, the code back to the app. */
-async function authorize(
-  config: oidc.Configuration,
-  user: { token: string },
-  opts: { scope?: string; loginHint?: string; par?: boolean } = {},
-) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const params: Record<string, string> = {
-    redirect_uri: REDIRECT,
-    scope: opts.scope ?? SCOPES,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    // OpenID Connect gives offline_access (a refresh token) only when the user is asked for consent.
-    prompt: 'consent',
-    ...(opts.loginHint ? { login_hint: opts.loginHint } : {}),
-  };
-  const url = opts.par
-    ? await oidc.buildAuthorizationUrlWithPAR(config, params)
-    : oidc.buildAuthorizationUrl(config, params);
-  const browser = new Browser();
-  const first = await browser.open(url.href);
-  const page = new URL(first.location!);
-  expect(page.pathname).toBe('/third/auth-login');
-  const uid = page.searchParams.get('uid')!;
-  /** One of the consent page's calls about this request, made from the browser that started it. */
-  const call = (path: string, token: string, body: Record<string, unknown> = { uid }) =>
-    h.call(path, { token, body, headers: { cookie: browser.cookieHeader() } });
-  return { browser, uid, verifier, state, call };
-}
-
-async function finish(
-  config: oidc.Configuration,
-  flow: Awaited<ReturnType<typeof authorize>>,
-  user: { token: string },
-) {
-  const consent = await flow.call('app/consent', user.token);
-  expect(consent.code).toBe(200);
-  const back = await flow.browser.open(consent.data.returnTo as string);
-  expect(back.location).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
-  return oidc.authorizationCodeGrant(config, new URL(back.location!), {
-    pkceCodeVerifier: flow.verifier,
-    expectedState: flow.state,
-  });
-}
-
-async function api(path: string, accessToken: string, body: unknown = {}) {
-  const res = await fetch(`${base}/api/v2/${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { code: number; msg: string; data: any };
-  return { status: res.status, ...json };
-}
+const { registerApp, configFor, authorize, finish, api } = oauthFlow(() => w);
 
 beforeAll(async () => {
-  const port = await freePort();
-  h = await createHarness({ PUBLIC_URL: `http://127.0.0.1:${port}`, OAUTH_ALLOW_LOOPBACK_REDIRECTS: 'true' });
-  base = await h.app.listen({ port, host: '127.0.0.1' });
-  issuer = `${base}/oidc`;
-  const sa = await createUser(h.db, { orgType: OrgType.Inner });
-  admin = { token: (await login(h, sa.account)).accessToken };
+  w = await startOAuthWorld();
+  ({ h, base, issuer, admin } = w);
   clinic = await side(h, OrgType.Clinic);
   await newCase(h, clinic, 'Bridge case', 'Ada Berg');
 });
@@ -396,7 +272,7 @@ describe('the OpenID provider', () => {
     }
   });
 
-  it('answers the spec messages: no appid, and another user than the one the app asked for', async () => {
+  it('answers the spec messages: no appid, another user than the one the app asked for, an unknown one', async () => {
     const empty = await h.call('app/interaction', { token: clinic.token, body: {} });
     expect(empty.code).toBe(2093);
     expect(empty.msg).toBe('appid cannot be empty');
@@ -405,7 +281,8 @@ describe('the OpenID provider', () => {
     const byCode = await h.call('app/interaction', { token: clinic.token, body: { appid: app.appCode } });
     expect(byCode.data).toMatchObject({ uid: null, appName: 'Hinted' });
 
-    const flow = await authorize(config, clinic, { loginHint: 'someone.else@example.test' });
+    const someoneElse = await side(h, OrgType.Lab);
+    const flow = await authorize(config, clinic, { loginHint: someoneElse.email });
     const shown = await flow.call('app/interaction', clinic.token);
     expect(shown.data.userMatches).toBe(false);
     const refused = await flow.call('app/consent', clinic.token);
@@ -418,6 +295,17 @@ describe('the OpenID provider', () => {
 
     const hinted = await authorize(config, clinic, { loginHint: clinic.account });
     expect((await hinted.call('app/interaction', clinic.token)).data.userMatches).toBe(true);
+
+    // The app asked for an account this site does not have: 411, and nothing is granted.
+    const nobody = await authorize(config, clinic, { loginHint: 'nobody-at-all@example.test' });
+    const missing = await nobody.call('app/interaction', clinic.token);
+    expect([missing.status, missing.code, missing.msg]).toEqual([404, 411, 'The account does not exist.']);
+    expect((await nobody.call('app/consent', clinic.token)).code).toBe(411);
+    const [grants] = await h.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM authorized_apps x JOIN oauth_apps a ON a.id = x.app_id WHERE a.code = $1`,
+      [app.appCode],
+    );
+    expect(Number(grants!.n)).toBe(0);
   });
 
   it("answers a request only in the browser that started it: a uid lured into another's portal authorizes nothing", async () => {
@@ -484,6 +372,166 @@ describe('the OpenID provider', () => {
     const page = await fetch(`${base}/third/auth-login?uid=x`);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it("exchanges a code at /open/portal/auth, the token endpoint under the spec's address", async () => {
+    const app = await registerApp({ confidential: true });
+    const config = await configFor(app);
+    /** A code the app got back after the user's consent, with its verifier. */
+    const codeOf = async () => {
+      const flow = await authorize(config, clinic, { par: true });
+      const consent = await flow.call('app/consent', clinic.token);
+      const back = await flow.browser.open(consent.data.returnTo as string);
+      return { code: new URL(back.location!).searchParams.get('code')!, verifier: flow.verifier };
+    };
+    const exchange = (code: string, verifier: string) =>
+      fetch(`${base}/open/portal/auth`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${app.appCode}:${app.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+        }),
+      });
+    // A wrong verifier is the provider's own invalid_grant, never a 500; the code is then spent.
+    const first = await codeOf();
+    const wrong = await exchange(first.code, 'x'.repeat(43));
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: string }).error).toBe('invalid_grant');
+
+    const second = await codeOf();
+    const res = await exchange(second.code, second.verifier);
+    expect(res.status).toBe(200);
+    const tokens = (await res.json()) as { access_token: string; token_type: string };
+    expect(tokens.token_type).toBe('Bearer');
+    expect((await api('case/list', tokens.access_token, { pageNum: 1, pageSize: 10 })).code).toBe(200);
+    // Only POST: the address is no page.
+    expect((await fetch(`${base}/open/portal/auth`)).status).toBe(404);
+  });
+
+  it('activates an app from the one-time link mailed to its developer, who alone sees the secret', async () => {
+    const contact = `dev-${Date.now()}@example.test`;
+    const created = await h.call('app/create', {
+      token: admin.token,
+      body: {
+        name: 'Mailed App',
+        redirectUris: [REDIRECT],
+        scopes: ['openid', 'cases:read'],
+        contactEmail: contact,
+        confidential: true,
+        sendActivationLink: true,
+      },
+    });
+    expect(created.code).toBe(200);
+    expect(created.data).toMatchObject({ status: 'pending', clientSecret: null, activationSentTo: contact });
+    expect(created.data.activationExpiresAt).toBeTruthy();
+    const appCode = created.data.appCode as string;
+
+    // Pending: the provider does not know it, and it is neither suspended nor resumed.
+    const auth = await fetch(
+      `${issuer}/auth?client_id=${appCode}&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+      { redirect: 'manual' },
+    );
+    expect(auth.status).toBe(400);
+    for (const path of ['app/suspend', 'app/resume']) {
+      const refused = await h.call(path, { token: admin.token, body: { appCode } });
+      expect(refused.code).toBe(2097);
+    }
+
+    // A new link replaces the first: the first stops working.
+    const first = await linkFromOutbox(h.db, contact, '/activate-app/');
+    const resent = await h.call('app/sendActivation', { token: admin.token, body: { appCode } });
+    expect(resent.code).toBe(200);
+    const sign = await linkFromOutbox(h.db, contact, '/activate-app/');
+    expect(sign).not.toBe(first);
+    expect((await h.call('app/activation', { body: { sign: first } })).code).toBe(2021);
+
+    const shown = await h.call('app/activation', { body: { sign } });
+    expect(shown.code).toBe(200);
+    expect(shown.data).toMatchObject({ appName: 'Mailed App', confidential: true, redirectUris: [REDIRECT] });
+    const activated = await h.call('app/activate', { body: { sign } });
+    expect(activated.code).toBe(200);
+    expect(activated.data.appCode).toBe(appCode);
+    expect(activated.data.clientSecret).toMatch(/^cs_/);
+    // One time only; the app is active and its secret is the one shown.
+    expect((await h.call('app/activate', { body: { sign } })).code).toBe(2021);
+    const again = await h.call('app/sendActivation', { token: admin.token, body: { appCode } });
+    expect(again.code).toBe(2097);
+    const ready = await configFor({ appCode, clientSecret: activated.data.clientSecret as string });
+    const flow = await authorize(ready, clinic, { par: true, scope: 'openid cases:read' });
+    const tokens = await finish(ready, flow, clinic);
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  it('refuses an expired, unknown or malformed activation link, changing nothing', async () => {
+    const contact = `late-${Date.now()}@example.test`;
+    const created = await h.call('app/create', {
+      token: admin.token,
+      body: {
+        name: 'Late App',
+        redirectUris: [REDIRECT],
+        scopes: ['openid'],
+        contactEmail: contact,
+        sendActivationLink: true,
+      },
+    });
+    const sign = await linkFromOutbox(h.db, contact, '/activate-app/');
+    await h.db.query(`UPDATE oauth_apps SET activation_expires_at = now() - interval '1 second' WHERE code = $1`, [
+      created.data.appCode,
+    ]);
+    expect((await h.call('app/activation', { body: { sign } })).code).toBe(2020);
+    expect((await h.call('app/activate', { body: { sign } })).code).toBe(2020);
+    expect((await h.call('app/activate', { body: { sign: 'nope' } })).code).toBe(2021);
+    const empty = await h.call('app/activate', { body: { sign: '' } });
+    expect(empty.code).toBe(400);
+    expect(JSON.stringify(empty)).toContain('sign');
+    const [row] = await h.db.query<{ status: string }>('SELECT status FROM oauth_apps WHERE code = $1', [
+      created.data.appCode,
+    ]);
+    expect(row!.status).toBe('pending');
+  });
+
+  it('opens an app at its registered launch address, with the issuer and the user, and nowhere else', async () => {
+    const bad = await h.call('app/create', {
+      token: admin.token,
+      body: {
+        name: 'X',
+        redirectUris: [REDIRECT],
+        scopes: ['openid'],
+        contactEmail: 'a@example.test',
+        launchUrl: 'javascript:alert(1)',
+      },
+    });
+    expect(bad.code).toBe(400);
+    expect(JSON.stringify(bad)).toContain('launchUrl');
+    const app = await registerApp({ name: 'Launchable', launchUrl: 'http://127.0.0.1:9/start?from=portal' });
+    const launched = await h.call('app/launch', { token: clinic.token, body: { appCode: app.appCode } });
+    expect(launched.code).toBe(200);
+    const url = new URL(launched.data.url as string);
+    expect(url.origin + url.pathname).toBe('http://127.0.0.1:9/start');
+    expect(url.searchParams.get('from')).toBe('portal');
+    expect(url.searchParams.get('iss')).toBe(issuer);
+    expect(url.searchParams.get('login_hint')).toBe(clinic.account);
+    expect(launched.data.appName).toBe('Launchable');
+
+    // Own space offers "Open" for an authorized app with a launch address.
+    const config = await configFor(app);
+    await finish(config, await authorize(config, clinic, { scope: 'openid' }), clinic);
+    const listed = await h.call('user/authApp/list', { token: clinic.token });
+    const entry = (listed.data.list as Array<{ appName: string; launchClientId: string | null }>).find(
+      (a) => a.appName === 'Launchable',
+    );
+    expect(entry!.launchClientId).toBe(app.appCode);
+
+    // No launch address, removed, suspended or unknown: nothing to open.
+    await h.call('app/edit', { token: admin.token, body: { appCode: app.appCode, launchUrl: '' } });
+    expect((await h.call('app/launch', { token: clinic.token, body: { appCode: app.appCode } })).code).toBe(404);
+    expect((await h.call('app/launch', { token: clinic.token, body: { appCode: 'app_nope' } })).code).toBe(404);
   });
 
   it('deletes expired provider rows in housekeeping', async () => {

@@ -71,6 +71,21 @@ describe('the OpenAPI document', () => {
     expect(operation('post', 'login').security).toEqual([]);
     expect(operation('get', 'file/download/{fileCode}').security).toEqual([]);
     expect(operation('post', 'device/heartbeat').security).toEqual([{ deviceToken: [] }]);
+    // An app's token opens the calls its scopes list, and only those.
+    expect(operation('post', 'case/list').security).toEqual([
+      { bearer: [] },
+      { info: [] },
+      { appToken: ['cases:read'] },
+    ]);
+    expect(operation('post', 'order/action').security).toContainEqual({ appToken: ['orders:write'] });
+    expect(operation('post', 'case/create').security).toEqual([{ bearer: [] }, { info: [] }]);
+    const scheme = (doc as unknown as { components: { securitySchemes: Record<string, any> } }).components
+      .securitySchemes.appToken;
+    expect(scheme.flows.authorizationCode).toMatchObject({
+      authorizationUrl: '/oidc/auth',
+      tokenUrl: '/open/portal/auth',
+    });
+    expect(Object.keys(scheme.flows.authorizationCode.scopes)).toContain('orders:write');
   });
 
   it('documents the answers a call gives, and the calls answer them', async () => {

@@ -238,6 +238,7 @@ describe('receiving settings and authorized apps', () => {
         authorizedAt: expect.any(String),
         // No app has called with it yet.
         lastUsedAt: null,
+        launchClientId: null,
       },
     ]);
     expect((await h.call('user/authApp/revoke', { token: u.token, body: { appCode: 'app-theirs' } })).code).toBe(404);

@@ -26,6 +26,22 @@ beforeAll(async () => {
     body: { name: 'Recycled', patientName: 'Page Test' },
   });
   await h.call('case/delete', { token: clinic.token, body: { caseCodes: [made.data.caseCode] } });
+  // Two minutes of an app's calls for the clinic's member (the log is written by the server as apps call).
+  const app = await h.call('app/create', {
+    token: w.inner.token,
+    body: {
+      name: 'Paged app',
+      redirectUris: ['https://paged.example/cb'],
+      scopes: ['openid'],
+      contactEmail: 'p@example.test',
+    },
+  });
+  await h.db.query(
+    `INSERT INTO app_call_minutes (organization_id, minute, app_id, user_id, call, calls)
+     SELECT $1, date_trunc('minute', now()) - make_interval(mins => m), a.id, $2, 'case/list', 3
+       FROM oauth_apps a, generate_series(0, 1) AS m WHERE a.code = $3`,
+    [clinic.organizationId, clinic.userId, app.data.appCode],
+  );
   for (const version of ['1.0.0', '1.1.0'])
     await h.call('software/update_log/save_or_update', {
       token: w.inner.token,

@@ -191,6 +191,7 @@ describe('menus and permissions', () => {
       path: '/case-management/detail/:id',
     });
     expect(c.data.permissions).toEqual([
+      'app:audit',
       'case:edit',
       'case:view',
       'chat:export',

@@ -47,5 +47,7 @@ export const Permission = {
   WebhookManage: 'webhook:manage',
   /** Apps (docs/product-decisions.md, "Apps"): registering, changing and suspending OAuth apps (super administrator). */
   AppManage: 'app:manage',
+  /** Reading which apps called the API for the organization's members (its administrators). */
+  AppAudit: 'app:audit',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

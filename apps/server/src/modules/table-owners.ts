@@ -108,6 +108,9 @@ export const TABLE_OWNERS = {
   /** The OpenID provider's grants, sessions, interactions, codes and tokens (its adapter). */
   oauth_models: 'apps',
   oauth_keys: 'apps',
+  // 0046_app_calls
+  /** Apps' calls counted per minute: the organization's log, and what the per-app and per-user limits count. */
+  app_call_minutes: 'apps',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

@@ -4,7 +4,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { RouteOptions } from 'fastify';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { API_BASE, ERRORS, errorByCode, type ErrorEntry, type ErrorName } from '@portal/contracts';
+import {
+  API_BASE,
+  APP_SCOPE_SUMMARY,
+  ERRORS,
+  appScopesFor,
+  errorByCode,
+  type ErrorEntry,
+  type ErrorName,
+} from '@portal/contracts';
 import type { Authentication } from './auth.js';
 import { MULTIPART_FIELD_MAX, type MultipartLimits } from './multipart.js';
 import { t } from './i18n.js';
@@ -43,7 +51,27 @@ const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description: "A scanner's device token from `device/activate` (`dvc_…`) as `Authorization: Bearer <token>`.",
   },
+  appToken: {
+    type: 'oauth2',
+    description:
+      'A registered app\'s access token (OAuth 2.0 authorization code with PKCE S256; pushed requests for confidential apps), as `Authorization: Bearer <access token>`. It opens the calls its scopes list, within what the granting user\'s role allows. Discovery: `/oidc/.well-known/openid-configuration`. See docs/api.md, "Apps".',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: '/oidc/auth',
+        tokenUrl: '/open/portal/auth',
+        refreshUrl: '/open/portal/auth',
+        scopes: APP_SCOPE_SUMMARY,
+      },
+    },
+  },
 } as const;
+
+/** The session schemes, and an app's token with the scopes that open the call (when any does). */
+function sessionSecurity(url: string): Array<Record<string, string[]>> {
+  const call = url.startsWith(`${API_BASE}/`) ? url.slice(API_BASE.length + 1) : url;
+  const scopes = appScopesFor(call);
+  return [...SECURITY.session, ...(scopes.length ? [{ appToken: scopes }] : [])];
+}
 
 /** Either scheme opens a session call; the device API takes the device token; the rest is public. */
 const SECURITY: Record<Authentication | 'public', Array<Record<string, string[]>>> = {
@@ -146,7 +174,10 @@ const documentRoute: Transform = (input) => {
           : contentResponse(schema.produces),
       },
       operationId: (schema.operationId as string | undefined) ?? operationIdOf(input.url),
-      security: SECURITY[authenticationOf(input.route) ?? 'public'],
+      security:
+        authenticationOf(input.route) === 'session'
+          ? sessionSecurity(input.url)
+          : SECURITY[authenticationOf(input.route) ?? 'public'],
       'x-codes': answersOf(input.route).map((name) => ERRORS[name].code),
       ...permissionOf(input.route),
     },
@@ -333,6 +364,7 @@ error catalogue, and each operation lists the codes it can answer under its HTTP
 - Signed-in calls take the access token of \`login\` as \`Authorization: Bearer <accessToken>\` or inside the \`info\` header;
   on 401 call \`user/refresh_token\` once. A response may carry \`x-access-token\`: a renewed token to use from then on.
 - The scanner API (\`device/*\`) takes the device token of \`device/activate\`.
+- A registered app calls with its OAuth access token (\`appToken\`): the operations that list it, within its scopes.
 - Case files are uploaded with the tus protocol at \`/api/v2/files/tus\`, with the token of \`oss/ossSts\`.
 
 See docs/api.md.`;

@@ -30,6 +30,7 @@ export interface AuthContext {
 
 /** An app's access token (OpenID provider): the user it acts for and the scopes it holds. */
 export interface AppTokenContext {
+  appId: number;
   appCode: string;
   grantId: string;
   scopes: Set<string>;
@@ -38,6 +39,10 @@ export interface AppTokenContext {
 /** Looks up an app's opaque access token; undefined when the provider does not know it. */
 export interface AppTokenVerifier {
   authenticate(token: string): Promise<(AppTokenContext & { auth: AuthContext }) | undefined>;
+  /** Counts the call against the app's and the user's limits: 0, or the seconds to wait when over them. */
+  admit(app: AppTokenContext, auth: AuthContext): number;
+  /** Notes a finished call in the organization's log of app calls. */
+  record(app: AppTokenContext, auth: AuthContext, call: string, statusCode: number): void;
 }
 
 declare module 'fastify' {
@@ -245,7 +250,12 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
       const app = await deps.appTokens.authenticate(token);
       if (!app) fail('TOKEN_INVALID');
       request.auth = app.auth;
-      request.appToken = { appCode: app.appCode, grantId: app.grantId, scopes: app.scopes };
+      request.appToken = { appId: app.appId, appCode: app.appCode, grantId: app.grantId, scopes: app.scopes };
+      const wait = deps.appTokens.admit(request.appToken, app.auth);
+      if (wait) {
+        reply.header('retry-after', String(wait));
+        fail('TOO_MANY_REQUESTS');
+      }
       return;
     }
     const { auth, issuedAt } = await authenticateToken(deps, token);
@@ -256,6 +266,16 @@ export function registerAuthentication(scope: FastifyInstance, deps: AuthDeps) {
       reply.header('x-access-token', await deps.tokens.sign({ userCode: auth.userCode, sessionId: auth.sessionId }));
     }
   });
+
+  // Every call an app made, answered or refused, goes into its organization's log.
+  if (deps.appTokens) {
+    const appTokens = deps.appTokens;
+    scope.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.appToken) return;
+      const call = (request.routeOptions.url ?? '').slice(API_BASE.length + 1);
+      appTokens.record(request.appToken, request.auth, call, reply.statusCode);
+    });
+  }
 
   scope.addHook('preHandler', async (request: FastifyRequest) => {
     const cfg = request.routeOptions.config;

@@ -68,6 +68,12 @@ export const PUBLIC_PAGES: PublicPageEntry[] = [
   // An app asks to act for the user (spec §2: public, light theme); v2 is the same page while there is one site.
   { path: '/third/auth-login', lightTheme: true, load: appAuthorize },
   { path: '/third/v2/auth-login', lightTheme: true, load: appAuthorize },
+  // The developer of an app registered for them activates it from the mailed one-time link.
+  { path: '/activate-app/:sign', lightTheme: true, load: () => import('../features/apps/pages/AppActivatePage') },
+  // The portal opens an app for its signed-in user, at the app's registered launch address.
+  { path: '/as-auth-redirect/:id', lightTheme: true, load: () => import('../features/apps/pages/AppLaunchPage') },
+  // The scanner's desktop software opens the signed-in portal with a one-time sign.
+  { path: '/login-jump-page/:id', lightTheme: true, load: () => import('../features/auth/pages/LoginJumpPage') },
   // The report as the patient sees it (spec §2: no token needed, light theme, no progress bar).
   {
     path: '/report-preview-main',

@@ -39,6 +39,8 @@ export const AuthorizedApp = z.object({
   authorizedAt: z.string(),
   /** When an app last called the API with a token of this authorization (noted at most once a minute). */
   lastUsedAt: z.string().nullable(),
+  /** The app's client ID when the portal can open it (`/as-auth-redirect/{clientId}`): it registered a launch address. */
+  launchClientId: z.string().nullable(),
 });
 export const AuthorizedAppList = z.object({ list: z.array(AuthorizedApp) });
 export const AppCodeBody = z.object({ appCode: zRequiredText(FIELD_MAX.code) });

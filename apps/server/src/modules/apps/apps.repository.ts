@@ -9,8 +9,10 @@ export interface AppRow {
   scopes: string[];
   contact_email: string;
   secret_hash: string | null;
-  status: 'active' | 'suspended';
+  status: 'pending' | 'active' | 'suspended';
   created_at: string;
+  launch_url: string | null;
+  activation_expires_at: string | null;
 }
 
 export interface AppListRow extends AppRow {
@@ -27,7 +29,7 @@ const iso = (column: string, as: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${as}`;
 
 const APP = `a.id::int8 AS id, a.code, a.name, a.logo_url, a.redirect_uris, a.scopes, a.contact_email, a.secret_hash,
-  a.status, ${iso('a.created_at', 'created_at')}`;
+  a.status, ${iso('a.created_at', 'created_at')}, a.launch_url, ${iso('a.activation_expires_at', 'activation_expires_at')}`;
 
 /** Registered apps, and the OpenID provider's storage (its models and signing keys). */
 export const appsRepository = {
@@ -59,35 +61,98 @@ export const appsRepository = {
       scopes: string[];
       contactEmail: string;
       secretHash: string | null;
+      launchUrl: string | null;
+      /** A pending app's mailed sign (its hash) and how many days it lives; null for an app active at once. */
+      activation: { hash: string; days: number } | null;
     },
   ) {
     await db.query(
-      `INSERT INTO oauth_apps (code, name, logo_url, redirect_uris, scopes, contact_email, secret_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [a.code, a.name, a.logoUrl, a.redirectUris, a.scopes, a.contactEmail, a.secretHash],
+      `INSERT INTO oauth_apps (code, name, logo_url, redirect_uris, scopes, contact_email, secret_hash, launch_url,
+                               status, activation_hash, activation_expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::text IS NULL THEN 'active' ELSE 'pending' END, $9,
+               CASE WHEN $9::text IS NULL THEN NULL ELSE now() + make_interval(days => $10::int) END)`,
+      [
+        a.code,
+        a.name,
+        a.logoUrl,
+        a.redirectUris,
+        a.scopes,
+        a.contactEmail,
+        a.secretHash,
+        a.launchUrl,
+        a.activation?.hash ?? null,
+        a.activation?.days ?? null,
+      ],
+    );
+  },
+
+  /** A new activation link for a pending app (the previous one stops working). */
+  async renewActivation(db: Queryable, code: string, hash: string, days: number) {
+    await db.query(
+      `UPDATE oauth_apps
+          SET activation_hash = $2, activation_expires_at = now() + make_interval(days => $3::int), updated_at = now()
+        WHERE code = $1 AND status = 'pending'`,
+      [code, hash, days],
+    );
+  },
+
+  /** The pending app a mailed sign names, with whether its link is still good (locked when asked, to activate it). */
+  async findByActivation(
+    db: Queryable,
+    hash: string,
+    lock = false,
+  ): Promise<(AppRow & { link_live: boolean }) | undefined> {
+    const [row] = await db.query<AppRow & { link_live: boolean }>(
+      `SELECT ${APP}, a.activation_expires_at > now() AS link_live
+         FROM oauth_apps a
+        WHERE a.activation_hash = $1 AND a.status = 'pending'${lock ? ' FOR UPDATE' : ''}`,
+      [hash],
+    );
+    return row;
+  },
+
+  /** The developer activated a pending app: its link is used up, its secret (if it has one) the new one. */
+  async activate(db: Queryable, code: string, secretHash: string | null) {
+    await db.query(
+      `UPDATE oauth_apps
+          SET status = 'active', activation_hash = NULL, activation_expires_at = NULL,
+              secret_hash = COALESCE($2, secret_hash), updated_at = now()
+        WHERE code = $1 AND status = 'pending'`,
+      [code, secretHash],
     );
   },
 
   async update(
     db: Queryable,
     code: string,
-    a: { name: string; logoUrl: string | null; redirectUris: string[]; scopes: string[]; contactEmail: string },
+    a: {
+      name: string;
+      logoUrl: string | null;
+      redirectUris: string[];
+      scopes: string[];
+      contactEmail: string;
+      launchUrl: string | null;
+    },
   ) {
     await db.query(
       `UPDATE oauth_apps
-          SET name = $2, logo_url = $3, redirect_uris = $4, scopes = $5, contact_email = $6, updated_at = now()
+          SET name = $2, logo_url = $3, redirect_uris = $4, scopes = $5, contact_email = $6, launch_url = $7,
+              updated_at = now()
         WHERE code = $1`,
-      [code, a.name, a.logoUrl, a.redirectUris, a.scopes, a.contactEmail],
+      [code, a.name, a.logoUrl, a.redirectUris, a.scopes, a.contactEmail, a.launchUrl],
     );
   },
 
-  async setStatus(db: Queryable, code: string, status: 'active' | 'suspended') {
-    await db.query(
+  /** Suspends or resumes an activated app (a pending one waits for its developer); answers whether it did. */
+  async setStatus(db: Queryable, code: string, status: 'active' | 'suspended'): Promise<boolean> {
+    const rows = await db.query(
       `UPDATE oauth_apps
           SET status = $2, updated_at = now()
-        WHERE code = $1`,
+        WHERE code = $1 AND status <> 'pending'
+      RETURNING 1`,
       [code, status],
     );
+    return rows.length > 0;
   },
 
   // The provider's models, one row per (kind, id).

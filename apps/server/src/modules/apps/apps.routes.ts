@@ -1,4 +1,8 @@
 import {
+  AppCallLog,
+  AppCallLogBody,
+  AppActivated,
+  AppActivation,
   AppCodeOnlyBody,
   AppCreateBody,
   AppCreated,
@@ -7,6 +11,8 @@ import {
   AppInteractionBody,
   AppInteractionDone,
   AppInteractionUidBody,
+  AppLaunch,
+  AppSignBody,
   Permission,
   RegisteredApp,
   RegisteredAppList,
@@ -15,6 +21,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cookieValue, ok } from '../../platform/http.js';
 import type { Module } from '../../platform/services.js';
+import type { DemoMailbox } from '../mail/demo-mailbox.js';
 import type { AppsService } from './apps.service.js';
 import { INTERACTION_COOKIE, INTERACTION_COOKIE_PATH } from './openid-provider.js';
 
@@ -32,10 +39,47 @@ const forgetInteraction = (reply: FastifyReply) =>
 
 /**
  * Apps (docs/product-decisions.md, "Apps"; docs/api.md, "Apps: OAuth 2.0 / OpenID Connect"): the register of OAuth
- * apps, and the calls the sign-in and consent page makes for the provider.
+ * apps, their activation from a mailed link, opening one for a user, and the calls the sign-in and consent page makes
+ * for the provider. The demo mailbox shows the administrator's browser the activation mails it caused.
  */
-export function appsModule(apps: AppsService): Module {
+export function appsModule(apps: AppsService, demoMailbox: DemoMailbox): Module {
   return {
+    publicRoutes(app) {
+      // A mailed activation link is a credential: its calls are few per address (the sign is 256 random bits).
+      const linkCalls = {
+        rateLimit: { max: 20, timeWindow: '1 minute' },
+        errors: ['INVALID_LINK', 'LINK_EXPIRED'] as const,
+      };
+      app.post(
+        '/app/activation',
+        {
+          schema: {
+            tags: ['apps'],
+            summary: "What /activate-app/{sign} shows before the app's developer activates it",
+            body: AppSignBody,
+            response: { 200: envelope(AppActivation) },
+          },
+          config: linkCalls,
+        },
+        async (request) => ok(request, await apps.activation(request.body.sign)),
+      );
+
+      app.post(
+        '/app/activate',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              'Activate a pending app from its mailed one-time link; answers its client_id and, for a confidential app, its secret, shown once',
+            body: AppSignBody,
+            response: { 200: envelope(AppActivated) },
+          },
+          config: linkCalls,
+        },
+        async (request) => ok(request, await apps.activate(request.body.sign)),
+      );
+    },
+
     privateRoutes(app) {
       app.post(
         '/app/list',
@@ -62,7 +106,29 @@ export function appsModule(apps: AppsService): Module {
           },
           config: MANAGE,
         },
-        async (request) => ok(request, await apps.create(request.body)),
+        async (request, reply) => {
+          const { app: created, mailId } = await apps.create(request.body, request.auth.user.language);
+          if (mailId) demoMailbox.grantMail(request, reply, mailId);
+          return ok(request, created);
+        },
+      );
+
+      app.post(
+        '/app/sendActivation',
+        {
+          schema: {
+            tags: ['apps'],
+            summary: "Mail a pending app's contact a new one-time activation link (the previous one stops working)",
+            body: AppCodeOnlyBody,
+            response: { 200: envelope(RegisteredApp) },
+          },
+          config: { ...MANAGE, errors: ['NOT_FOUND', 'APP_STATUS_CONFLICT'] },
+        },
+        async (request, reply) => {
+          const { app: pending, mailId } = await apps.sendActivation(request.body.appCode, request.auth.user.language);
+          demoMailbox.grantMail(request, reply, mailId);
+          return ok(request, pending);
+        },
       );
 
       app.post(
@@ -92,7 +158,7 @@ export function appsModule(apps: AppsService): Module {
               body: AppCodeOnlyBody,
               response: { 200: envelope(RegisteredApp) },
             },
-            config: { ...MANAGE, errors: ['NOT_FOUND'] },
+            config: { ...MANAGE, errors: ['NOT_FOUND', 'APP_STATUS_CONFLICT'] },
           },
           async (request) => ok(request, await apps.setStatus(request.body.appCode, status)),
         );
@@ -110,10 +176,49 @@ export function appsModule(apps: AppsService): Module {
           },
           config: {
             everyMember: 'a signed-in user is asked to authorize an app for themselves',
-            errors: ['APP_ID_REQUIRED', 'APP_INTERACTION_EXPIRED', 'APP_AUTHORIZATION_FAILED', 'NOT_FOUND'],
+            errors: [
+              'APP_ID_REQUIRED',
+              'APP_INTERACTION_EXPIRED',
+              'APP_AUTHORIZATION_FAILED',
+              'AUTH_ACCOUNT_MISSING',
+              'NOT_FOUND',
+            ],
           },
         },
         async (request) => ok(request, await apps.interaction(request.auth, request.body, browserUid(request))),
+      );
+
+      app.post(
+        '/app/callLog',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              "The organization's log of app calls, newest minute first: which app called what for which member, how often, how often refused",
+            body: AppCallLogBody,
+            response: { 200: envelope(AppCallLog) },
+          },
+          config: { permission: Permission.AppAudit },
+        },
+        async (request) => ok(request, await apps.callLog(request.auth, request.body)),
+      );
+
+      app.post(
+        '/app/launch',
+        {
+          schema: {
+            tags: ['apps'],
+            summary:
+              'Where /as-auth-redirect/{appCode} opens an app for the signed-in user: its registered launch address with iss and login_hint',
+            body: AppCodeOnlyBody,
+            response: { 200: envelope(AppLaunch) },
+          },
+          config: {
+            everyMember: 'a signed-in user opens an app, which then asks them to authorize it',
+            errors: ['NOT_FOUND'],
+          },
+        },
+        async (request) => ok(request, await apps.launch(request.auth, request.body.appCode)),
       );
 
       app.post(
@@ -128,7 +233,12 @@ export function appsModule(apps: AppsService): Module {
           },
           config: {
             everyMember: 'a signed-in user authorizes an app to act for themselves',
-            errors: ['APP_INTERACTION_EXPIRED', 'APP_AUTHORIZATION_FAILED', 'APP_USER_MISMATCH'],
+            errors: [
+              'APP_INTERACTION_EXPIRED',
+              'APP_AUTHORIZATION_FAILED',
+              'APP_USER_MISMATCH',
+              'AUTH_ACCOUNT_MISSING',
+            ],
           },
         },
         async (request, reply) => {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
+  APP_CALL_LOG_DAYS,
+  APP_LIMITS,
   APP_SCOPES,
   OrgStatus,
   UserStatus,
@@ -9,11 +11,14 @@ import {
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../platform/auth.js';
-import { newCode } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db.js';
+import { newCode, sha256 } from '../../platform/crypto.js';
+import type { Db, Queryable } from '../../platform/db.js';
+import type { Mailer } from '../../platform/mail.js';
 import { fail, invalidField } from '../../platform/errors.js';
 import { AccountService } from '../users/account.service.js';
 import { appsRepository as repo, type AppListRow, type AppRow } from './apps.repository.js';
+import type { AppCallLog } from './app-calls.js';
+import { appCallsRepository } from './app-calls.repository.js';
 import { secretHash, type OpenIdProvider } from './openid-provider.js';
 
 /** A request parameter the provider kept, as text. */
@@ -35,12 +40,17 @@ function appView(a: AppListRow | AppRow): RegisteredApp {
     users: 'users' in a ? Number(a.users) : 0,
     lastUsedAt: 'last_used_at' in a ? a.last_used_at : null,
     createdAt: a.created_at,
+    launchUrl: a.launch_url,
+    activationExpiresAt: a.status === 'pending' ? a.activation_expires_at : null,
   };
 }
+
+const newSecret = () => `cs_${randomBytes(32).toString('base64url')}`;
 
 /** What an app's access token stands for: its user (as a signed-in call sees them) and what the token allows. */
 export interface AppTokenAuth {
   auth: AuthContext;
+  appId: number;
   appCode: string;
   grantId: string;
   scopes: Set<string>;
@@ -64,25 +74,49 @@ export class AppsService {
     private readonly config: Config,
     private readonly oidc: OpenIdProvider,
     private readonly cache: AppTokenCache,
+    private readonly mailer: Mailer,
+    private readonly calls: AppCallLog,
   ) {}
 
-  /** An exact address an app may be sent back to: https, or http on the loopback address where allowed. */
+  /**
+   * An exact address the portal may send a browser to for an app (a redirect or its launch address): https, or http
+   * on the loopback address where allowed; no fragment, credentials or wildcard.
+   */
+  private checkAppAddress(raw: string, field: string): string {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return invalidField(field, 'appRedirectUriInvalid');
+    }
+    const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+    if (url.hash || raw.includes('#') || url.username || url.password || raw.includes('*'))
+      invalidField(field, 'appRedirectUriInvalid');
+    if (url.protocol !== 'https:' && !(loopbackHttp && this.config.oauthAllowLoopbackRedirects))
+      invalidField(field, 'appRedirectUriInvalid');
+    return raw;
+  }
+
   private checkRedirectUris(uris: string[]): string[] {
-    uris.forEach((raw, i) => {
-      const field = `redirectUris.${i}`;
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        invalidField(field, 'appRedirectUriInvalid');
-      }
-      const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-      if (url.hash || raw.includes('#') || url.username || url.password || raw.includes('*'))
-        invalidField(field, 'appRedirectUriInvalid');
-      if (url.protocol !== 'https:' && !(loopbackHttp && this.config.oauthAllowLoopbackRedirects))
-        invalidField(field, 'appRedirectUriInvalid');
-    });
+    uris.forEach((raw, i) => this.checkAppAddress(raw, `redirectUris.${i}`));
     return [...new Set(uris)];
+  }
+
+  /** The launch address; an empty text means none. */
+  private checkLaunchUrl(raw: string | undefined): string | null {
+    return raw ? this.checkAppAddress(raw, 'launchUrl') : null;
+  }
+
+  /** Mails the contact a new one-time activation link (the previous one, if any, stops working); answers its outbox id. */
+  private mailActivation(app: { name: string; contactEmail: string }, sign: string, language: string) {
+    return this.mailer.send({
+      to: app.contactEmail,
+      language,
+      template: 'appActivation',
+      params: { app: app.name, days: APP_LIMITS.activationDays },
+      link: `${this.config.publicUrl}/activate-app/${sign}`,
+      recipientName: '',
+    });
   }
 
   private checkLogo(logoUrl: string | undefined): string | null {
@@ -99,10 +133,17 @@ export class AppsService {
     return { list: (await repo.list(this.db)).map(appView) };
   }
 
-  async create(input: AppCreateBody) {
+  /**
+   * Registers an app. Active at once with its secret answered here, or, with `sendActivationLink`, pending until its
+   * developer opens the one-time link mailed to the contact (in the administrator's language), which shows them the
+   * client ID and secret: the secret then never passes through the administrator.
+   */
+  async create(input: AppCreateBody, language: string) {
     const redirectUris = this.checkRedirectUris(input.redirectUris);
     const logoUrl = this.checkLogo(input.logoUrl);
-    const secret = input.confidential ? `cs_${randomBytes(32).toString('base64url')}` : null;
+    const launchUrl = this.checkLaunchUrl(input.launchUrl);
+    const secret = input.confidential ? newSecret() : null;
+    const sign = input.sendActivationLink ? randomBytes(32).toString('base64url') : null;
     const code = newCode('app');
     await repo.insert(this.db, {
       code,
@@ -111,10 +152,74 @@ export class AppsService {
       redirectUris,
       scopes: APP_SCOPES.filter((s) => input.scopes.includes(s)),
       contactEmail: input.contactEmail,
+      // A pending confidential app keeps a secret nobody knows until its activation makes the one shown.
       secretHash: secret ? secretHash(secret) : null,
+      launchUrl,
+      activation: sign ? { hash: sha256(sign), days: APP_LIMITS.activationDays } : null,
     });
+    const mailId = sign
+      ? await this.mailActivation({ name: input.name, contactEmail: input.contactEmail }, sign, language)
+      : null;
     const app = await repo.findByCode(this.db, code);
-    return { ...appView(app!), clientSecret: secret };
+    return {
+      app: { ...appView(app!), clientSecret: sign ? null : secret, activationSentTo: sign ? input.contactEmail : null },
+      mailId,
+    };
+  }
+
+  /** A new activation link for a pending app, mailed to its contact (answers the mail's outbox id too). */
+  async sendActivation(appCode: string, language: string) {
+    const app = await repo.findByCode(this.db, appCode);
+    if (!app) fail('NOT_FOUND');
+    if (app.status !== 'pending') fail('APP_STATUS_CONFLICT');
+    const sign = randomBytes(32).toString('base64url');
+    await repo.renewActivation(this.db, appCode, sha256(sign), APP_LIMITS.activationDays);
+    const mailId = await this.mailActivation({ name: app.name, contactEmail: app.contact_email }, sign, language);
+    return { app: appView((await repo.findByCode(this.db, appCode))!), mailId };
+  }
+
+  /** The pending app a mailed link names: 2021 when unknown or used, 2020 once expired. */
+  private async pendingBySign(db: Queryable, sign: string, lock = false) {
+    const app = await repo.findByActivation(db, sha256(sign), lock);
+    if (!app) fail('INVALID_LINK');
+    if (!app.link_live) fail('LINK_EXPIRED');
+    return app;
+  }
+
+  /** What the activation page shows before its developer activates the app. */
+  async activation(sign: string) {
+    const app = await this.pendingBySign(this.db, sign);
+    return {
+      appName: app.name,
+      scopes: app.scopes,
+      redirectUris: app.redirect_uris,
+      confidential: app.secret_hash !== null,
+      expiresAt: app.activation_expires_at!,
+    };
+  }
+
+  /** The developer activates the app: its link is used up and a confidential app's secret is made and shown once. */
+  async activate(sign: string) {
+    return this.db.transaction(async (tx) => {
+      const app = await this.pendingBySign(tx, sign, true);
+      const secret = app.secret_hash !== null ? newSecret() : null;
+      await repo.activate(tx, app.code, secret ? secretHash(secret) : null);
+      return { appCode: app.code, appName: app.name, clientSecret: secret };
+    });
+  }
+
+  /**
+   * Where the portal opens an app for its signed-in user (OpenID Connect's third-party initiated login): the app's
+   * registered launch address with the issuer and the user as `login_hint`; the app then asks for authorization,
+   * which the user answers on the consent page. Nothing but a registered address is ever answered.
+   */
+  async launch(auth: AuthContext, appCode: string) {
+    const app = await repo.findByCode(this.db, appCode);
+    if (!app || app.status !== 'active' || !app.launch_url) fail('NOT_FOUND');
+    const url = new URL(app.launch_url);
+    url.searchParams.set('iss', this.oidc.issuer);
+    url.searchParams.set('login_hint', auth.user.account);
+    return { url: url.toString(), appName: app.name };
   }
 
   async edit(input: AppEditBody) {
@@ -127,16 +232,20 @@ export class AppsService {
         redirectUris: input.redirectUris ? this.checkRedirectUris(input.redirectUris) : app.redirect_uris,
         scopes: input.scopes ? APP_SCOPES.filter((s) => input.scopes!.includes(s)) : app.scopes,
         contactEmail: input.contactEmail ?? app.contact_email,
+        launchUrl: input.launchUrl !== undefined ? this.checkLaunchUrl(input.launchUrl) : app.launch_url,
       });
     });
     return appView((await repo.findByCode(this.db, input.appCode))!);
   }
 
-  /** A suspended app is unknown to the provider: its requests and its tokens are refused at once. */
+  /**
+   * A suspended app is unknown to the provider: its requests and its tokens are refused at once. A pending app waits
+   * for its developer (2097): it is neither suspended nor resumed.
+   */
   async setStatus(appCode: string, status: 'active' | 'suspended') {
     const app = await repo.findByCode(this.db, appCode);
     if (!app) fail('NOT_FOUND');
-    await repo.setStatus(this.db, appCode, status);
+    if (!(await repo.setStatus(this.db, appCode, status))) fail('APP_STATUS_CONFLICT');
     return appView((await repo.findByCode(this.db, appCode))!);
   }
 
@@ -166,6 +275,16 @@ export class AppsService {
     const app = await repo.findByCode(this.db, clientId);
     if (!app || app.status !== 'active') fail('APP_INTERACTION_EXPIRED');
     return { interaction, app };
+  }
+
+  /**
+   * The user the app asked for (`login_hint`) against the signed-in one: 411 'account does not exist on auth login'
+   * when no account answers to it on this site, else whether it is the signed-in user.
+   */
+  private async hintedUserMatches(user: AuthContext['user'], hint: unknown): Promise<boolean> {
+    if (AppsService.matchesHint(user, hint)) return true;
+    if (!(await AccountService.accountExists(this.db, String(hint).trim()))) fail('AUTH_ACCOUNT_MISSING');
+    return false;
   }
 
   private static matchesHint(user: AuthContext['user'], hint: unknown): boolean {
@@ -208,7 +327,7 @@ export class AppsService {
       logoUrl: app.logo_url,
       scopes: asked,
       loginHint: typeof hint === 'string' && hint ? hint : null,
-      userMatches: AppsService.matchesHint(auth.user, hint),
+      userMatches: await this.hintedUserMatches(auth.user, hint),
       signedInAs: AppsService.signedInAs(auth),
     };
   }
@@ -219,7 +338,7 @@ export class AppsService {
    */
   async consent(auth: AuthContext, uid: string, browserUid: string | undefined) {
     const { interaction, app } = await this.openInteraction(uid, browserUid);
-    if (!AppsService.matchesHint(auth.user, interaction.params.login_hint)) fail('APP_USER_MISMATCH');
+    if (!(await this.hintedUserMatches(auth.user, interaction.params.login_hint))) fail('APP_USER_MISMATCH');
     const provider = await this.oidc.provider();
     const scopes = param(interaction.params.scope)
       .split(' ')
@@ -252,6 +371,52 @@ export class AppsService {
     return { returnTo: interaction.returnTo };
   }
 
+  /** An app's call counts against its limits, per app and per user, on the whole site (0, or seconds to wait). */
+  admit(app: { appId: number }, auth: AuthContext): number {
+    return this.calls.admit(app.appId, auth.userId);
+  }
+
+  /** Every call an app makes goes into its user's organization's log (an error answer counts as refused). */
+  record(app: { appId: number }, auth: AuthContext, call: string, statusCode: number) {
+    this.calls.record({
+      organizationId: auth.organizationId,
+      appId: app.appId,
+      userId: auth.userId,
+      call,
+      refused: statusCode >= 400,
+    });
+  }
+
+  /** The organization's log of app calls, newest minute first (its administrators, own space → App activity). */
+  async callLog(auth: AuthContext, query: { appCode?: string; pageNum: number; pageSize: number }) {
+    const { total, rows } = await appCallsRepository.page(
+      this.db,
+      auth.organizationId,
+      query.appCode || undefined,
+      query.pageSize,
+      (query.pageNum - 1) * query.pageSize,
+    );
+    return {
+      total,
+      list: rows.map((r) => ({
+        minute: r.minute,
+        appCode: r.app_code,
+        appName: r.app_name,
+        userCode: r.user_code,
+        userName: r.user_name,
+        account: r.account,
+        call: r.call,
+        calls: Number(r.calls),
+        refused: Number(r.refused),
+      })),
+    };
+  }
+
+  /** Housekeeping: the call log keeps APP_CALL_LOG_DAYS. */
+  deleteOldCalls() {
+    return appCallsRepository.deleteOlderThan(this.db, APP_CALL_LOG_DAYS);
+  }
+
   /**
    * The user and scopes behind an app's access token, or undefined when the provider does not know it (expired,
    * revoked, its app suspended, its user disabled).
@@ -279,11 +444,13 @@ export class AppsService {
     const accessToken = await provider.AccessToken.find(token);
     const { clientId, grantId, accountId } = accessToken ?? {};
     if (!accessToken || accessToken.isExpired || !clientId || !grantId || !accountId) return undefined;
-    const client = await provider.Client.find(clientId);
-    if (!client) return undefined;
+    // A suspended or pending app is unknown to the provider: its tokens stand for nothing.
+    const app = await repo.findByCode(this.db, clientId);
+    if (!app || app.status !== 'active') return undefined;
     const user = await AccountService.userByCode(this.db, accountId);
     if (!user || user.status === UserStatus.Disabled || user.org_status === OrgStatus.Disabled) return undefined;
     const value: AppTokenAuth = {
+      appId: Number(app.id),
       appCode: clientId,
       grantId,
       scopes: new Set(accessToken.scopes),

@@ -14,6 +14,8 @@ export type Provider = ProviderType;
 
 /** Where the provider answers (its issuer is the site's public address and this path). */
 export const OIDC_PATH = '/oidc';
+/** The token endpoint's other address, the spec's `POST /open/portal/auth` (§7). */
+export const OPEN_TOKEN_PATH = '/open/portal/auth';
 /** The portal page that signs the user in and asks for consent (spec §2's /third/auth-login). */
 export const INTERACTION_PAGE = '/third/auth-login';
 /**
@@ -89,10 +91,13 @@ export class OpenIdProvider {
     return this.loading;
   }
 
-  /** Mounts the provider's endpoints under /oidc; the provider reads the request bodies itself. */
+  /**
+   * Mounts the provider's endpoints under /oidc, and its token endpoint also at `/open/portal/auth` (spec §7: an app
+   * exchanges its grant there); the provider reads the request bodies itself.
+   */
   register(app: FastifyInstance) {
     let callback: ReturnType<Provider['callback']> | undefined;
-    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const handle = (providerPath: (url: string) => string) => async (request: FastifyRequest, reply: FastifyReply) => {
       const provider = await this.provider();
       callback ??= provider.callback();
       // The headers set for every page (no framing, the content policy) go out with the provider's answers.
@@ -101,14 +106,17 @@ export class OpenIdProvider {
       reply.hijack();
       const req = request.raw as typeof request.raw & { originalUrl?: string };
       req.originalUrl = req.url;
-      req.url = req.url!.slice(OIDC_PATH.length) || '/';
+      req.url = providerPath(req.url!);
       await callback(req, reply.raw);
     };
+    const underOidc = handle((url) => url.slice(OIDC_PATH.length) || '/');
+    const tokenEndpoint = handle((url) => `/token${url.slice(OPEN_TOKEN_PATH.length)}`);
     return app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      scope.all(OIDC_PATH, { schema: { hide: true } }, handle);
-      scope.all(`${OIDC_PATH}/*`, { schema: { hide: true } }, handle);
+      scope.all(OIDC_PATH, { schema: { hide: true } }, underOidc);
+      scope.all(`${OIDC_PATH}/*`, { schema: { hide: true } }, underOidc);
+      scope.post(OPEN_TOKEN_PATH, { schema: { hide: true } }, tokenEndpoint);
     });
   }
 

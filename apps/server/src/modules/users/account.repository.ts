@@ -11,6 +11,8 @@ export interface AuthorizedAppRow {
   scopes: string;
   authorized_at: Date;
   last_used_at: Date | null;
+  /** The app's client ID when it is active and has a launch address. */
+  launch_client_id: string | null;
 }
 
 /** Own space: what a user changes about their own account. */
@@ -78,10 +80,11 @@ export const accountRepository = {
   },
   async authorizedApps(db: Queryable, userId: number): Promise<AuthorizedAppRow[]> {
     return db.query<AuthorizedAppRow>(
-      `SELECT app_code, app_name, scopes, authorized_at, last_used_at
-         FROM authorized_apps
-        WHERE user_id = $1 AND revoked_at IS NULL
-        ORDER BY authorized_at DESC, id DESC`,
+      `SELECT x.app_code, x.app_name, x.scopes, x.authorized_at, x.last_used_at, o.code AS launch_client_id
+         FROM authorized_apps x
+         LEFT JOIN oauth_apps o ON o.id = x.app_id AND o.status = 'active' AND o.launch_url IS NOT NULL
+        WHERE x.user_id = $1 AND x.revoked_at IS NULL
+        ORDER BY x.authorized_at DESC, x.id DESC`,
       [userId],
     );
   },

@@ -139,6 +139,7 @@ export class AccountService {
         scopes: r.scopes ? r.scopes.split(',') : [],
         authorizedAt: new Date(r.authorized_at).toISOString(),
         lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+        launchClientId: r.launch_client_id,
       })),
     };
   }
@@ -157,6 +158,9 @@ export class AccountService {
     return accountRepository.recordAuthorization(q, a);
   }
   /** The user an app's token stands for (its subject is the user's code), with organization and role. */
+  static accountExists(q: Queryable, identifier: string) {
+    return usersRepository.existsByIdentifier(q, identifier);
+  }
   static userByCode(q: Queryable, userCode: string) {
     return usersRepository.findWithOrgByCode(q, userCode);
   }

@@ -70,6 +70,14 @@ export const usersRepository = {
   async findWithOrgByCode(db: Queryable, userCode: string): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE u.user_code = $1`, [userCode]))[0];
   },
+  /** Whether any user answers to this identifier (their code, account or email), as an app's login_hint names one. */
+  async existsByIdentifier(db: Queryable, identifier: string): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM users WHERE user_code = $1 OR lower(account) = lower($1) OR lower(email) = lower($1) LIMIT 1`,
+      [identifier],
+    );
+    return rows.length > 0;
+  },
   async findByEmail(db: Queryable, email: string): Promise<UserWithOrgRow | undefined> {
     return (await db.query<UserWithOrgRow>(`${WITH_ORG} WHERE lower(u.email) = lower($1)`, [email]))[0];
   },

@@ -1,4 +1,5 @@
-import { Button, Card, Empty, Popconfirm, Table, Tag, Tooltip } from 'antd';
+import { Button, Card, Empty, Popconfirm, Space, Table, Tag, Tooltip } from 'antd';
+import { Link } from 'react-router';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -37,15 +38,25 @@ export default function AuthAppsPanel() {
       title: t('apps.action'),
       key: 'action',
       render: (_, app) => (
-        <Popconfirm
-          title={t('apps.revokeConfirm', { name: app.appName })}
-          onConfirm={() => revoke.mutate(app.appCode)}
-          okButtonProps={{ danger: true }}
-        >
-          <Button danger size="small" data-testid={`app-revoke-${app.appCode}`}>
-            {t('apps.revoke')}
-          </Button>
-        </Popconfirm>
+        <Space>
+          {app.launchClientId ? (
+            <Link
+              to={`/as-auth-redirect/${encodeURIComponent(app.launchClientId)}`}
+              data-testid={`app-open-${app.appCode}`}
+            >
+              <Button size="small">{t('apps.open')}</Button>
+            </Link>
+          ) : null}
+          <Popconfirm
+            title={t('apps.revokeConfirm', { name: app.appName })}
+            onConfirm={() => revoke.mutate(app.appCode)}
+            okButtonProps={{ danger: true }}
+          >
+            <Button danger size="small" data-testid={`app-revoke-${app.appCode}`}>
+              {t('apps.revoke')}
+            </Button>
+          </Popconfirm>
+        </Space>
       ),
     },
   ];

@@ -19,3 +19,4 @@ export const registerApp = (body: NewApp) => http.post<AppCreated>('app/create',
 export const editApp = (body: AppChanges) => http.post<RegisteredApp>('app/edit', body);
 export const setAppStatus = (appCode: string, suspend: boolean) =>
   http.post<RegisteredApp>(suspend ? 'app/suspend' : 'app/resume', { appCode });
+export const sendActivationLink = (appCode: string) => http.post<RegisteredApp>('app/sendActivation', { appCode });

@@ -4,6 +4,7 @@ import { appsKeys } from './keys';
 import {
   editApp,
   registerApp,
+  sendActivationLink,
   setAppStatus,
   type AppChanges,
   type AppCreated,
@@ -30,4 +31,9 @@ export function useSetAppStatus(reactions?: Reactions<RegisteredApp, { appCode: 
     ...withRefresh(reactions, { success: () => refresh(qc) }),
     mutationFn: (v: { appCode: string; suspend: boolean }) => setAppStatus(v.appCode, v.suspend),
   });
+}
+
+export function useSendActivationLink(reactions?: Reactions<RegisteredApp, string>) {
+  const qc = useQueryClient();
+  return useMutation({ ...withRefresh(reactions, { success: () => refresh(qc) }), mutationFn: sendActivationLink });
 }

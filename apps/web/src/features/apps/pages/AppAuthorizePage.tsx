@@ -1,11 +1,12 @@
 import { Alert, Avatar, Button, Result, Space, Spin } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@portal/contracts';
 import { PublicPage } from '../../../components/PublicPage';
 import { ApiError, errorText } from '../../../lib/http';
 import { logout, useSession } from '../../../lib/session';
+import { SignInFirst } from '../components/SignInFirst';
 import { consentToApp, denyApp, interactionQuery, type AppInteraction } from '../api/authorize';
 import { scopeLabel, sameOriginTarget } from '../lib/scopes';
 
@@ -27,30 +28,12 @@ export default function AppAuthorizePage() {
 
   let body: React.ReactNode;
   if (!uid && !appid) body = <Failure code={ERRORS.APP_ID_REQUIRED.code} />;
-  else if (!signedIn) body = <SignInFirst here={pathname + search} />;
+  else if (!signedIn) body = <SignInFirst here={pathname + search} message={t('signInFirst')} />;
   else body = <Consent uid={uid} appid={appid} />;
   return (
     <PublicPage title={t('title')} width={480}>
       <div data-testid="app-authorize">{body}</div>
     </PublicPage>
-  );
-}
-
-function SignInFirst({ here }: { here: string }) {
-  const { t } = useTranslation('apps');
-  const navigate = useNavigate();
-  return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <p>{t('signInFirst')}</p>
-      <Button
-        type="primary"
-        block
-        data-testid="app-authorize-sign-in"
-        onClick={() => void navigate(`/login?${new URLSearchParams({ redirectUrl: here }).toString()}`)}
-      >
-        {t('signIn')}
-      </Button>
-    </Space>
   );
 }
 
@@ -84,9 +67,11 @@ function Consent({ uid, appid }: { uid: string | null; appid: string | null }) {
   }
   const app = asked.data;
   if (answer.isSuccess) return <Spin tip={t('returning')} data-testid="app-authorize-returning" />;
-  const refused = answer.error instanceof ApiError ? answer.error : null;
-  if (refused && refused.code !== ERRORS.APP_USER_MISMATCH.code)
-    return <Failure code={refused.code} message={refused.message} />;
+  // A refused answer (expired meanwhile, another browser, another user or no such account) ends the request here.
+  if (answer.error) {
+    const e = answer.error;
+    return <Failure code={e instanceof ApiError ? e.code : 0} message={e.message} />;
+  }
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <AppHeading app={app} />

@@ -26,7 +26,7 @@ import { notify } from '../../../lib/notify';
 import { useBackClose } from '../../../lib/useBackClose';
 import { SecretShownOnce } from '../../../components/SecretShownOnce';
 import { registeredAppsQuery, type AppCreated, type RegisteredApp } from '../api/register';
-import { useEditApp, useRegisterApp, useSetAppStatus } from '../api/useAppMutations';
+import { useEditApp, useRegisterApp, useSendActivationLink, useSetAppStatus } from '../api/useAppMutations';
 import { scopeLabel } from '../lib/scopes';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
@@ -38,8 +38,16 @@ interface AppForm {
   scopes: string[];
   contactEmail: string;
   logoUrl?: string;
+  launchUrl?: string;
   confidential: boolean;
+  sendActivationLink: boolean;
 }
+
+const STATUS_COLOR: Record<RegisteredApp['status'], string> = {
+  pending: 'processing',
+  active: 'success',
+  suspended: 'error',
+};
 
 /** One address per line, blank lines left out. */
 const linesOf = (text: string) =>
@@ -50,7 +58,8 @@ const linesOf = (text: string) =>
 
 /**
  * Account → Apps (super administrator, app:manage): the OAuth apps that may ask users to act for them. Registering
- * shows a confidential app's secret this once; a suspended app's requests and tokens are refused at once.
+ * shows a confidential app's secret this once, or mails its developer a one-time activation link that shows it to
+ * them; a suspended app's requests and tokens are refused at once.
  */
 export default function AppRegisterPage() {
   const { t } = useTranslation('apps');
@@ -73,6 +82,9 @@ export default function AppRegisterPage() {
     },
   });
   const status = useSetAppStatus();
+  const resend = useSendActivationLink({
+    onSuccess: (app) => notify.success(t('register.activationSent', { email: app.contactEmail })),
+  });
 
   const open = (app: RegisteredApp | 'new') => {
     form.resetFields();
@@ -83,6 +95,7 @@ export default function AppRegisterPage() {
         scopes: app.scopes,
         contactEmail: app.contactEmail,
         logoUrl: app.logoUrl ?? '',
+        launchUrl: app.launchUrl ?? '',
         confidential: app.confidential,
       });
     setEditing(app);
@@ -95,8 +108,16 @@ export default function AppRegisterPage() {
       contactEmail: v.contactEmail.trim(),
       ...(v.logoUrl?.trim() ? { logoUrl: v.logoUrl.trim() } : {}),
     };
-    if (editing === 'new') register.mutate({ ...fields, confidential: v.confidential });
-    else if (editing) edit.mutate({ appCode: editing.appCode, ...fields });
+    const launchUrl = v.launchUrl?.trim() ?? '';
+    if (editing === 'new')
+      register.mutate({
+        ...fields,
+        ...(launchUrl ? { launchUrl } : {}),
+        confidential: v.confidential,
+        sendActivationLink: v.sendActivationLink,
+      });
+    // Editing sends the launch address even when emptied: an empty one removes it.
+    else if (editing) edit.mutate({ appCode: editing.appCode, ...fields, launchUrl });
   };
 
   const columns: ColumnsType<RegisteredApp> = [
@@ -115,8 +136,17 @@ export default function AppRegisterPage() {
     {
       title: t('register.status'),
       dataIndex: 'status',
-      render: (s: RegisteredApp['status']) => (
-        <Tag color={s === 'active' ? 'success' : 'error'}>{t(`register.statuses.${s}`)}</Tag>
+      render: (s: RegisteredApp['status'], app) => (
+        <Space direction="vertical" size={0}>
+          <Tag color={STATUS_COLOR[s]} data-testid={`app-status-${app.appCode}`}>
+            {t(`register.statuses.${s}`)}
+          </Tag>
+          {app.activationExpiresAt ? (
+            <Typography.Text type="secondary">
+              {t('register.linkValidUntil', { time: formatDateTime(app.activationExpiresAt) })}
+            </Typography.Text>
+          ) : null}
+        </Space>
       ),
     },
     {
@@ -161,7 +191,16 @@ export default function AppRegisterPage() {
           <Button size="small" onClick={() => open(app)} data-testid={`app-edit-${app.appCode}`}>
             {t('register.edit')}
           </Button>
-          {app.status === 'active' ? (
+          {app.status === 'pending' ? (
+            <Button
+              size="small"
+              loading={resend.isPending && resend.variables === app.appCode}
+              onClick={() => resend.mutate(app.appCode)}
+              data-testid={`app-resend-${app.appCode}`}
+            >
+              {t('register.resendLink')}
+            </Button>
+          ) : app.status === 'active' ? (
             <Popconfirm
               title={t('register.suspendConfirm', { name: app.name })}
               onConfirm={() => status.mutate({ appCode: app.appCode, suspend: true })}
@@ -217,7 +256,7 @@ export default function AppRegisterPage() {
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ scopes: ['openid', 'profile'], confidential: true }}
+          initialValues={{ scopes: ['openid', 'profile'], confidential: true, sendActivationLink: false }}
           onFinish={save}
         >
           <Form.Item
@@ -263,15 +302,28 @@ export default function AppRegisterPage() {
           <Form.Item name="logoUrl" label={t('register.logo')}>
             <Input maxLength={APP_LIMITS.urlChars} placeholder="https://" />
           </Form.Item>
+          <Form.Item name="launchUrl" label={t('register.launchUrl')} extra={t('register.launchUrlHint')}>
+            <Input maxLength={APP_LIMITS.urlChars} placeholder="https://" data-testid="app-launch-url" />
+          </Form.Item>
           {editing === 'new' ? (
-            <Form.Item
-              name="confidential"
-              label={t('register.confidential')}
-              valuePropName="checked"
-              extra={t('register.confidentialHint')}
-            >
-              <Switch data-testid="app-confidential" />
-            </Form.Item>
+            <>
+              <Form.Item
+                name="confidential"
+                label={t('register.confidential')}
+                valuePropName="checked"
+                extra={t('register.confidentialHint')}
+              >
+                <Switch data-testid="app-confidential" />
+              </Form.Item>
+              <Form.Item
+                name="sendActivationLink"
+                label={t('register.sendActivationLink')}
+                valuePropName="checked"
+                extra={t('register.sendActivationLinkHint', { days: APP_LIMITS.activationDays })}
+              >
+                <Switch data-testid="app-send-activation" />
+              </Form.Item>
+            </>
           ) : null}
         </Form>
       </Modal>
@@ -286,7 +338,11 @@ export default function AppRegisterPage() {
         <Typography.Paragraph copyable code data-testid="app-client-id">
           {created?.appCode}
         </Typography.Paragraph>
-        {created?.clientSecret ? (
+        {created?.activationSentTo ? (
+          <p data-testid="app-activation-sent">
+            {t('register.activationMailed', { email: created.activationSentTo, days: APP_LIMITS.activationDays })}
+          </p>
+        ) : created?.clientSecret ? (
           <SecretShownOnce
             secret={created.clientSecret}
             warning={t('register.secretOnce')}

@@ -26,6 +26,7 @@ const ReceiveEmailPanel = lazyChunk(() => import('../../account/components/Recei
 const AuthAppsPanel = lazyChunk(() => import('../../account/components/AuthAppsPanel'));
 const ContactsPanel = lazyChunk(() => import('../../account/components/ContactsPanel'));
 const WebhooksPanel = lazyChunk(() => import('../../webhooks/components/WebhooksPanel'));
+const AppActivityPanel = lazyChunk(() => import('../../apps/components/AppActivityPanel'));
 
 const TAB_KEYS = [
   'account',
@@ -37,6 +38,7 @@ const TAB_KEYS = [
   'prescriptions',
   'products',
   'webhooks',
+  'appActivity',
 ] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
@@ -48,6 +50,7 @@ const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
   products: 'order:view',
   contacts: 'order:view',
   webhooks: Permission.WebhookManage,
+  appActivity: Permission.AppAudit,
 };
 
 export default function OwnSpacePage() {
@@ -55,6 +58,7 @@ export default function OwnSpacePage() {
   const { t } = useTranslation(['ownSpace', 'account', 'company']);
   const { t: tCatalogue } = useTranslation('catalogue');
   const { t: tWebhooks } = useTranslation('webhooks');
+  const { t: tApps } = useTranslation('apps');
   const [params, setParams] = useSearchParams();
   const can = useAccess();
   if (!user) return null;
@@ -156,6 +160,11 @@ export default function OwnSpacePage() {
           key: 'webhooks' as TabKey,
           label: tab('webhooks', tWebhooks('title')),
           children: panel(<WebhooksPanel />),
+        },
+        {
+          key: 'appActivity' as TabKey,
+          label: tab('appActivity', tApps('activity.title')),
+          children: panel(<AppActivityPanel />),
         },
       ].filter((item) => allowed(item.key))}
     />
