@@ -124,6 +124,7 @@ export async function webhooksBench({ adminUrl, start, waitFor, stop, freePort }
   } finally {
     await stop(portal.child);
     rmSync(portal.dataDir, { recursive: true, force: true });
-    await database.drop();
+    // BENCH_KEEP=1 keeps the database (portal_bench_webhooks) for a look at the deliveries' own times.
+    await (process.env.BENCH_KEEP === '1' ? database.keep() : database.drop());
   }
 }

@@ -296,8 +296,12 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('orderMailsLeftBehind', MINUTE, async () => ({ batches: await notifier.mailLeftBehind() }));
   housekeeping.add('rateLimitCleanup', HOUR, async () => ({ removed: await rateLimits.cleanup() }));
   housekeeping.add('eventsCleanup', HOUR, async () => ({ removed: await events.cleanup() }));
-  // Webhooks: deliveries wait on receivers for up to 15 s, so they have a queue runner of their own (the same table).
-  const webhookJobs = new Jobs(db, app.log, { leaseMs: config.jobLeaseSeconds * 1000, concurrency: 4 });
+  // Webhooks: deliveries wait on receivers for up to 15 s, so they have a queue runner of their own (the same table),
+  // with room for several slow receivers at once: an attempt holds no database connection while it waits.
+  const webhookJobs = new Jobs(db, app.log, {
+    leaseMs: config.jobLeaseSeconds * 1000,
+    concurrency: config.webhooks.concurrency,
+  });
   const webhooks = new WebhooksService(db, webhookJobs, mailer, config, app.log);
   const stopWebhookDispatch = events.subscribe(
     () => void webhooks.dispatch().catch((err) => app.log.error({ err }, 'webhooks: dispatch failed')),

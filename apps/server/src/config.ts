@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Dental#2026'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
+  WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   APP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
   APP_USER_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(100000).default(50),
@@ -106,7 +107,7 @@ export interface Config {
    * Webhooks: the key their signing secrets are sealed under (derived from the token-signing secret when not given),
    * and whether endpoints may be plain http on the loopback address (tests and local development only).
    */
-  webhooks: { secretKey: string; allowLoopback: boolean };
+  webhooks: { secretKey: string; allowLoopback: boolean; concurrency: number };
   /** Apps may register plain-http redirect addresses on the loopback address (tests and local development only). */
   oauthAllowLoopbackRedirects: boolean;
   /** Calls per minute an app may make on the whole site, and for one user. */
@@ -199,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     webhooks: {
       secretKey: e.WEBHOOK_SECRET_KEY ?? createHmac('sha256', jwtSecret).update('portal:webhook-secrets').digest('hex'),
       allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+      concurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
     },
     oauthAllowLoopbackRedirects: e.OAUTH_ALLOW_LOOPBACK_REDIRECTS === 'true',
     appCallLimits: { perApp: e.APP_CALLS_PER_MINUTE, perUser: e.APP_USER_CALLS_PER_MINUTE },

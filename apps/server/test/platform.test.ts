@@ -63,6 +63,38 @@ describe('platform', () => {
     expect(rows.map((r) => isoText(r.text))).toEqual(rows.map((r) => isoText(r.driver)));
   });
 
+  it('works a burst at its full concurrency after one wake-up, not one more job per poll', async () => {
+    // The poll would start one more drain a minute: only the fan-out from the first claim can reach four at once.
+    const jobs = new Jobs(h.db, h.app.log, { pollMs: 60_000, concurrency: 4 });
+    let running = 0;
+    let most = 0;
+    const gates: Array<() => void> = [];
+    jobs.handle('burstTest', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise<void>((r) => gates.push(r));
+      running -= 1;
+    });
+    await jobs.enqueueMany(
+      'burstTest',
+      Array.from({ length: 6 }, (_, n) => ({ n })),
+      h.db,
+    );
+    jobs.start();
+    jobs.wakeUp();
+    await expect.poll(() => running, { timeout: 5000 }).toBe(4);
+    while (gates.length || running) {
+      gates.splice(0).forEach((open) => open());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await jobs.stop();
+    expect(most).toBe(4);
+    const [left] = await h.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs WHERE kind = 'burstTest' AND status <> 'done'`,
+    );
+    expect(Number(left!.n)).toBe(0);
+  });
+
   it('claims no job once stopping: stop waits for the running one, and the next stays queued', async () => {
     const jobs = new Jobs(h.db, h.app.log, { pollMs: 10, concurrency: 1 });
     let release!: () => void;

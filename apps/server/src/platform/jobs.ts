@@ -55,6 +55,16 @@ export class Jobs {
     if (!tx && delayMs <= 0) this.wakeUp();
   }
 
+  /** Adds jobs of one kind in one statement (in the caller's transaction; `wakeUp` after its commit). */
+  async enqueueMany(kind: string, payloads: Array<Record<string, unknown>>, tx: Queryable) {
+    if (!payloads.length) return;
+    await tx.query(
+      `INSERT INTO jobs (kind, payload, run_after)
+       SELECT $1, p::jsonb, now() FROM unnest($2::text[]) WITH ORDINALITY AS x(p, n) ORDER BY n`,
+      [kind, payloads.map((p) => JSON.stringify(p))],
+    );
+  }
+
   /** Looks for work now instead of at the next poll. */
   wakeUp() {
     this.wake?.();
@@ -128,6 +138,9 @@ export class Jobs {
         [kinds, claim],
       );
       if (!job) return false;
+      // A claimed job says more may be waiting: another drain starts beside this one while there is room, so a
+      // burst is worked at the runner's full concurrency at once, not one more drain per poll.
+      if (this.running < this.opts.concurrency) this.wake?.();
       const renewal = setInterval(
         () =>
           void this.db

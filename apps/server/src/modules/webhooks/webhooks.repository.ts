@@ -209,16 +209,29 @@ export const webhooksRepository = {
     await tx.query(`UPDATE webhook_endpoints SET event_position = $2 WHERE id = $1`, [id, position]);
   },
 
-  async insertDelivery(
+  /** An endpoint's new deliveries, in one statement; answers their ids in the order given. */
+  async insertDeliveries(
     tx: Queryable,
-    d: { code: string; endpointId: number; messageId: string; eventType: string; payload: string },
-  ) {
-    const [row] = await tx.query<{ id: number }>(
+    endpointId: number,
+    ds: Array<{ code: string; messageId: string; eventType: string; payload: string }>,
+  ): Promise<number[]> {
+    if (!ds.length) return [];
+    const rows = await tx.query<{ id: number; code: string }>(
       `INSERT INTO webhook_deliveries (code, endpoint_id, message_id, event_type, payload, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, now()) RETURNING id::int8 AS id`,
-      [d.code, d.endpointId, d.messageId, d.eventType, d.payload],
+       SELECT c, $1, m, t, p, now()
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(c, m, t, p, n)
+        ORDER BY n
+       RETURNING id::int8 AS id, code`,
+      [
+        endpointId,
+        ds.map((d) => d.code),
+        ds.map((d) => d.messageId),
+        ds.map((d) => d.eventType),
+        ds.map((d) => d.payload),
+      ],
     );
-    return Number(row!.id);
+    const idOf = new Map(rows.map((r) => [r.code, Number(r.id)]));
+    return ds.map((d) => idOf.get(d.code)!);
   },
 
   async deliveryById(db: Queryable, id: number, lock = false) {
