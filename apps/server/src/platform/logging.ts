@@ -35,6 +35,33 @@ export function prettyLine(json: string): string {
   return `${parts.join(' ')}${err ? `\n${err.stack ?? err.message ?? ''}` : ''}`;
 }
 
+/** A path segment that is a credential or an unguessable key: one-time signs, tus upload ids, avatar keys. */
+const SECRET_SEGMENT = /^[A-Za-z0-9_-]{20,}$/;
+
+/**
+ * An address as the logs may keep it: query values and long random path segments (mailed links' signs, upload ids,
+ * signed download links, an authorization request's state and challenge) become `…`, so a log line hands no one a
+ * working link or code. Short ids (case and order codes) stay: they open nothing without a session.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => (SECRET_SEGMENT.test(segment) ? '…' : segment))
+    .join('/');
+  if (q < 0) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? pair : `${pair.slice(0, eq)}=…`;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
 /** A destination for pino that writes `prettyLine`s: no worker thread, nothing to install. */
 function prettyStream(out: NodeJS.WritableStream) {
   return {
@@ -50,11 +77,20 @@ function prettyStream(out: NodeJS.WritableStream) {
 export function loggerOptions(
   config: Pick<Config, 'logLevel' | 'logFormat' | 'logRequests'>,
 ): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  // Request lines carry the address without its secrets (docs/operations.md "Logs").
+  const serializers = {
+    req: (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+      method: request.method,
+      url: redactUrl(request.url),
+      host: request.hostname,
+      remoteAddress: request.ip,
+    }),
+  };
   return {
     logger:
       config.logFormat === 'json'
-        ? { level: config.logLevel }
-        : { level: config.logLevel, stream: prettyStream(process.stdout) },
+        ? { level: config.logLevel, serializers }
+        : { level: config.logLevel, stream: prettyStream(process.stdout), serializers },
     // Fastify's own request lines are two JSON objects per request; a terminal gets one short line instead.
     // Server errors are logged by the error handler either way.
     logController: new LogController({ disableRequestLogging: config.logFormat === 'pretty' || !config.logRequests }),
@@ -65,7 +101,9 @@ export function loggerOptions(
 export function registerRequestLines(app: FastifyInstance, config: Pick<Config, 'logFormat' | 'logRequests'>) {
   if (config.logFormat !== 'pretty' || !config.logRequests) return;
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+    request.log.info(
+      `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`,
+    );
     done();
   });
 }
