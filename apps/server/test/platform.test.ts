@@ -68,12 +68,14 @@ describe('platform', () => {
     const jobs = new Jobs(h.db, h.app.log, { pollMs: 60_000, concurrency: 4 });
     let running = 0;
     let most = 0;
+    let finished = 0;
     const gates: Array<() => void> = [];
     jobs.handle('burstTest', async () => {
       running += 1;
       most = Math.max(most, running);
       await new Promise<void>((r) => gates.push(r));
       running -= 1;
+      finished += 1;
     });
     await jobs.enqueueMany(
       'burstTest',
@@ -83,7 +85,8 @@ describe('platform', () => {
     jobs.start();
     jobs.wakeUp();
     await expect.poll(() => running, { timeout: 5000 }).toBe(4);
-    while (gates.length || running) {
+    // Until every job ran: a drain may still be claiming the last one when the others are done.
+    while (finished < 6) {
       gates.splice(0).forEach((open) => open());
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -93,6 +96,39 @@ describe('platform', () => {
       `SELECT count(*)::int AS n FROM jobs WHERE kind = 'burstTest' AND status <> 'done'`,
     );
     expect(Number(left!.n)).toBe(0);
+  });
+
+  it('puts back a job whose claim was on its way when the runner stopped', async () => {
+    let claimArrived!: () => void;
+    const arrived = new Promise<void>((r) => (claimArrived = r));
+    let letClaimThrough!: () => void;
+    const held = new Promise<void>((r) => (letClaimThrough = r));
+    // The claim statement is held until the runner has been told to stop.
+    const db = {
+      ...h.db,
+      query: async <T>(sql: string, params?: unknown[]) => {
+        if (sql.includes(`SET status = 'running'`)) {
+          claimArrived();
+          await held;
+        }
+        return h.db.query<T>(sql, params);
+      },
+    };
+    const jobs = new Jobs(db, h.app.log, { pollMs: 60_000, concurrency: 1 });
+    const ran: unknown[] = [];
+    jobs.handle('lateClaim', async (p) => void ran.push(p));
+    await jobs.enqueue('lateClaim', { n: 1 }, h.db);
+    jobs.start();
+    jobs.wakeUp();
+    await arrived;
+    const stopping = jobs.stop();
+    letClaimThrough();
+    await stopping;
+    expect(ran).toEqual([]);
+    const [job] = await h.db.query<{ status: string; attempts: number; claimed_by: string | null }>(
+      `SELECT status, attempts, claimed_by FROM jobs WHERE kind = 'lateClaim'`,
+    );
+    expect(job).toEqual({ status: 'queued', attempts: 0, claimed_by: null });
   });
 
   it('claims no job once stopping: stop waits for the running one, and the next stays queued', async () => {

@@ -138,6 +138,15 @@ export class Jobs {
         [kinds, claim],
       );
       if (!job) return false;
+      // Stopped while the claim was on its way: the job goes back untouched, for this process's next start or another.
+      if (this.stopped) {
+        await this.db.query(
+          `UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_at = NULL, claimed_by = NULL
+            WHERE id = $1 AND claimed_by = $2`,
+          [job.id, claim],
+        );
+        return false;
+      }
       // A claimed job says more may be waiting: another drain starts beside this one while there is room, so a
       // burst is worked at the runner's full concurrency at once, not one more drain per poll.
       if (this.running < this.opts.concurrency) this.wake?.();
