@@ -314,7 +314,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   housekeeping.add('webhookDispatch', MINUTE, async () => ({ made: await webhooks.dispatch() }));
   housekeeping.add('webhookDeliveriesCleanup', HOUR, async () => ({ removed: await webhooks.cleanup() }));
   // Apps: the OpenID provider (loaded on first use) and the register of apps it serves.
-  const oidc = new OpenIdProvider(db, config, app.log);
+  const oidc = new OpenIdProvider(db, config, app.log, sessions);
   const appCalls = new AppCallLog(db, config.appCallLimits, app.log);
   app.addHook('onClose', () => appCalls.close());
   const apps = new AppsService(db, config, oidc, sessions, mailer, appCalls);

@@ -15,6 +15,8 @@ export class SessionCache {
   private readonly rolePermissions = new Map<number, Set<string>>();
   /** Apps' access tokens with what they stand for (migration 0044: a revoked grant or token, a suspended app notify). */
   private readonly appTokens = new Map<string, { value: unknown; until: number }>();
+  /** Other rows of those tables, by a key of the caller's (an app's registration, a user by code). */
+  private readonly rows = new Map<string, { value: unknown; until: number }>();
   private unlisten?: () => Promise<void>;
   /** Bumped on every invalidation, so a lookup that raced with a change is not stored. */
   private generation = 0;
@@ -88,6 +90,23 @@ export class SessionCache {
     return found?.value;
   }
 
+  /**
+   * A row of the tables the change notification covers (users, organizations, apps), held like the sessions: the
+   * OpenID provider reads an app's registration and its user on every token request. Nothing is held for a miss.
+   */
+  async held<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (this.opts.ttlMs <= 0) return load();
+    const hit = this.rows.get(key);
+    if (hit && hit.until > Date.now()) return hit.value as T;
+    const generation = this.generation;
+    const value = await load();
+    if (value !== undefined && generation === this.generation) {
+      if (this.rows.size >= this.opts.maxEntries) this.rows.delete(this.rows.keys().next().value!);
+      this.rows.set(key, { value, until: Date.now() + this.opts.ttlMs });
+    }
+    return value;
+  }
+
   /** A role's permission codes, held like the sessions: forgotten on every change notification. */
   async permissions(roleId: number, load: () => Promise<string[]>): Promise<Set<string>> {
     const hit = this.rolePermissions.get(roleId);
@@ -103,6 +122,7 @@ export class SessionCache {
     this.entries.clear();
     this.rolePermissions.clear();
     this.appTokens.clear();
+    this.rows.clear();
   }
 
   async stop() {

@@ -36,6 +36,11 @@ const PROVIDER_ID = /^[A-Za-z0-9_-]{1,200}$/;
 /** The apps' codes (client_id). */
 const APP_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Where rows read on every token request are held between changes (the session cache). */
+export interface RowCache {
+  held<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
+}
+
 /** The SHA-256 of a client secret, as `oauth_apps.secret_hash` keeps it. */
 export function secretHash(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -72,6 +77,8 @@ export class OpenIdProvider {
     private readonly db: Db,
     private readonly config: Config,
     private readonly log: FastifyBaseLogger,
+    /** Apps and users as the session cache holds rows: forgotten on every process when one changes. */
+    private readonly cache: RowCache,
   ) {}
 
   get issuer(): string {
@@ -137,7 +144,7 @@ export class OpenIdProvider {
 
   private async load(): Promise<Provider> {
     const { default: ProviderClass, interactionPolicy } = await import('oidc-provider');
-    const { db, config } = this;
+    const { db, config, cache } = this;
     const jwks = await this.signingKeys();
 
     class PostgresAdapter implements Adapter {
@@ -148,7 +155,7 @@ export class OpenIdProvider {
       async find(id: string): Promise<AdapterPayload | undefined> {
         if (this.kind === 'Client') {
           if (!APP_CODE.test(id)) return undefined;
-          const app = await repo.findByCode(db, id);
+          const app = await cache.held(`app:${id}`, () => repo.findByCode(db, id));
           return app && clientMetadataOf(app);
         }
         return this.findBy('id', id);
@@ -236,7 +243,7 @@ export class OpenIdProvider {
         client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
       findAccount: async (_ctx, sub) => {
         if (!PROVIDER_ID.test(sub)) return undefined;
-        const user = await AccountService.userByCode(db, sub);
+        const user = await cache.held(`user:${sub}`, () => AccountService.userByCode(db, sub));
         if (!user || user.status === UserStatus.Disabled || user.org_status === OrgStatus.Disabled) return undefined;
         return {
           accountId: sub,
