@@ -33,6 +33,10 @@ async function openAccountScreen(page: Page, menu: 'users' | 'roles') {
 /** Ticks or unticks entries of the role menu tree and saves. */
 async function setRoleMenus(page: Page, roleName: string, tick: string[]) {
   await page.getByTestId('role-list').waitFor();
+  // Other specs add roles to the same laboratory: the list is searched, as a person with many roles would.
+  const search = page.getByTestId('role-list').locator('.ant-input-search input');
+  await search.fill(roleName);
+  await search.press('Enter');
   const row = page.locator('[data-testid^="role-row-"]', { hasText: roleName });
   await row.locator('[data-testid^="role-menus-"]').click();
   await page.getByTestId('role-menu-tree').waitFor();
