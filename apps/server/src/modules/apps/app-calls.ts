@@ -17,6 +17,7 @@ type Counts = { apps: Map<number, number>; users: Map<string, number> };
 const noCounts = (): Counts => ({ apps: new Map(), users: new Map() });
 const userKey = (appId: number, userId: number) => `${appId}:${userId}`;
 const bump = <K>(m: Map<K, number>, k: K, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
+const countKey = (c: AppCallCount) => `${c.organizationId}|${c.minute}|${c.appId}|${c.userId}|${c.call}`;
 
 /**
  * The apps' calls: every call an app makes with a user's token is counted per minute, organization, app, user and
@@ -77,24 +78,21 @@ export class AppCallLog {
   ) {
     if (this.closed) return;
     const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-    const key = `${c.organizationId}|${minute}|${c.appId}|${c.userId}|${c.call}`;
+    this.add({ ...c, minute, calls: 1, refused: c.refused ? 1 : 0 });
+    this.schedule();
+  }
+
+  /** Adds counts to those waiting for the next write. */
+  private add(count: AppCallCount) {
+    const key = countKey(count);
     const entry = this.pending.get(key);
     if (entry) {
-      entry.calls += 1;
-      entry.refused += c.refused ? 1 : 0;
-    } else {
-      if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-      this.pending.set(key, {
-        organizationId: c.organizationId,
-        minute,
-        appId: c.appId,
-        userId: c.userId,
-        call: c.call,
-        calls: 1,
-        refused: c.refused ? 1 : 0,
-      });
+      entry.calls += count.calls;
+      entry.refused += count.refused;
+      return;
     }
-    this.schedule();
+    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+    this.pending.set(key, { ...count });
   }
 
   private schedule() {
@@ -135,14 +133,7 @@ export class AppCallLog {
       this.writing = noCounts();
     } catch (err) {
       // Kept for the next write: the log loses nothing while the database is away for a moment.
-      for (const c of counts) {
-        const key = `${c.organizationId}|${c.minute}|${c.appId}|${c.userId}|${c.call}`;
-        const entry = this.pending.get(key);
-        if (entry) {
-          entry.calls += c.calls;
-          entry.refused += c.refused;
-        } else this.pending.set(key, c);
-      }
+      for (const c of counts) this.add(c);
       this.log.error({ err }, 'apps: the call log could not be written');
       this.schedule();
     }
