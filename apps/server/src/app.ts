@@ -112,6 +112,9 @@ import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { appsModule } from './modules/apps/apps.routes.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { OpenIdProvider } from './modules/apps/openid-provider.js';
+import { AccessLog } from './modules/audit/access-log.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { auditModule } from './modules/audit/audit.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -230,7 +233,9 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   app.decorate('live', hub);
 
   // Modules.
-  const filesService = new FilesService(db, store, config, blobDeletions);
+  // The patient-data access log: services that hand out patient data write it before the answer leaves.
+  const accessLog = new AccessLog(db);
+  const filesService = new FilesService(db, store, config, blobDeletions, accessLog);
   const devices = new DevicesService(db);
   const uploadGrants = new UploadGrants(config.jwtSecret);
   const meshes = new MeshPreparer(db, store, app.log);
@@ -265,7 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     byCase: (q: Queryable, caseId: number) => FilesService.byCase(q, caseId),
     deleteOfCase: (tx: Queryable, caseId: number) => FilesService.deleteOfCase(tx, caseId),
   };
-  const cases = new CasesService(db, blobDeletions, caseFiles, app.log);
+  const cases = new CasesService(db, blobDeletions, caseFiles, accessLog, app.log);
   // Text messages wait in the outbox; with an SMPP centre configured they are delivered through it.
   const smsSender = new OutboxSmsSender(config.smpp !== undefined);
   const smsDelivery = config.smpp ? new SmppDelivery(db, config.smpp, app.log) : undefined;
@@ -279,7 +284,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     config.uploads.defaultQuotaBytes,
   );
   const catalogue = new CatalogueService(db);
-  const orders = new OrdersService(db, notifier, attachments, catalogue);
+  const orders = new OrdersService(db, notifier, attachments, catalogue, accessLog);
   // Upkeep, run once per site whatever the number of processes (main.ts starts it); each run is recorded and a failing
   // task is reported.
   housekeeping.add('recycleBinPurge', HOUR, async () => {
@@ -333,7 +338,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   };
   const reportPdfs = new ReportPdfRenderer(app.log);
   app.addHook('onClose', () => reportPdfs.stop());
-  const reports = new ReportsService(db, store, filesService, blobDeletions, reportPdfs);
+  const reports = new ReportsService(db, store, filesService, blobDeletions, reportPdfs, accessLog);
   const modules: Module[] = [
     commonModule(platform),
     authModule(platform),
@@ -353,7 +358,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     casesModule(platform, cases),
     dentistsModule(platform),
     filesModule(filesService, uploads, uploadGrants),
-    exportsModule(new ExportsService(db, store, jobs, config)),
+    exportsModule(new ExportsService(db, store, jobs, config, accessLog)),
     devicesModule(devices, cases),
     partnersModule(platform, new PartnersService(db, mailer, config, orders)),
     ordersModule(orders),
@@ -361,13 +366,17 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     messagesModule(new MessagesService(db, orders, notifier)),
     dashboardModule(new DashboardService(db)),
     scorecardsModule(new ScorecardsService(db)),
-    sharesModule(platform, new SharesService(db, cases, orders, reports, filesService, permissions, mailer, config)),
+    sharesModule(
+      platform,
+      new SharesService(db, cases, orders, reports, filesService, permissions, mailer, config, accessLog),
+    ),
     softwareModule(platform),
     reportsModule(reports),
     annotationsModule(new AnnotationsService(db, cases, orders)),
     chatModule(new ChatService(db, store, (orgId, userId) => attachments.batch(orgId, userId)), hub),
     webhooksModule(webhooks),
     appsModule(apps, demoMailbox),
+    auditModule(new AuditService(db)),
   ];
   await app.register(
     async (api) => {

@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  // The role that runs migrations and owns the tables, when the portal's own role (DATABASE_URL) should not.
+  MIGRATION_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
@@ -94,6 +96,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * Migrations run through this connection (the tables' owner) instead of `databaseUrl`, so the portal's role holds
+   * only the rights it is given (docs/operations.md, "Database roles").
+   */
+  migrationDatabaseUrl?: string;
   publicUrl: string;
   region: (typeof REGIONS)[number];
   smtpUrl?: string;
@@ -175,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     throw new ConfigError(
       'Invalid configuration:\n  METRICS_TOKEN: required when METRICS_HOST is not a loopback address (127.0.0.1, ::1)',
     );
+  if (e.MIGRATION_DATABASE_URL && !e.DATABASE_URL)
+    throw new ConfigError(
+      "Invalid configuration:\n  MIGRATION_DATABASE_URL: requires DATABASE_URL (the portal's own role)",
+    );
   if (e.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
     if (missing.length)
@@ -188,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     publicUrl,
     region: e.REGION,
     smtpUrl: e.SMTP_URL,

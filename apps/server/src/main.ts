@@ -8,11 +8,20 @@ import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
 
 export async function openDatabase(config: Config): Promise<Db> {
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  if (config.migrationDatabaseUrl) {
+    // The tables' owner migrates; the portal then connects as its own role, which has only the rights it was given.
+    const owner = await openDb({ databaseUrl: config.migrationDatabaseUrl });
+    try {
+      await migrateAll(owner);
+    } finally {
+      await owner.close();
+    }
+  }
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
   });
-  await migrateAll(db);
+  if (!config.migrationDatabaseUrl) await migrateAll(db);
   return db;
 }
 

@@ -1321,6 +1321,16 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     note: "the administrators read their own organization's log",
     probe: () => post('app/callLog', {}),
   },
+  auditAccessLog: {
+    callers: ['clinic', 'lab'],
+    note: "the administrators read their own organization's patients' log and their own members' reads",
+    probe: () => post('audit/accessLog', {}),
+  },
+  auditAccessLogExport: {
+    callers: ['clinic', 'lab'],
+    note: "the administrators export their own organization's log",
+    probe: () => post('audit/accessLog/export', {}),
+  },
   appLaunch: { callers: ANY, note: 'opens an app for the caller themselves, at its registered address' },
   appInteraction: { callers: ANY, note: 'an authorization request the caller was sent to answer for themselves' },
   appConsent: { callers: ANY, note: 'the caller authorizes an app for themselves' },

@@ -111,7 +111,7 @@ describe('share links of a case', () => {
     expect(log.data.list[0]).toMatchObject({ kind: 'page', userAgent: 'Firefox · Windows' });
     expect(log.data.list[0].addressHash).toMatch(/^[0-9a-f]{12}$/);
     // Nothing about the visitor in the clear.
-    const stored = await h.db.query('SELECT * FROM share_access_log');
+    const stored = await h.db.query('SELECT * FROM access_log');
     expect(JSON.stringify(stored)).not.toContain('198.51.100.1');
   });
 
@@ -224,10 +224,10 @@ describe('share links of a case', () => {
 describe('passwords of share links', () => {
   it('keep everything back until passed; a passed password gives the share sign', async () => {
     const made = await caseShare({ password: 'Open sesame' });
-    const before = await count(h, 'share_access_log');
+    const before = await count(h, 'access_log');
     const locked = await visit('share/open', { code: made.shareCode }, '198.51.100.10');
     expect(locked.data).toMatchObject({ locked: true, case: null, order: null, files: [] });
-    expect(await count(h, 'share_access_log')).toBe(before);
+    expect(await count(h, 'access_log')).toBe(before);
     const stored = await h.db.query<{ password_hash: string }>('SELECT password_hash FROM shares WHERE code = $1', [
       made.shareCode,
     ]);

@@ -192,6 +192,7 @@ describe('menus and permissions', () => {
     });
     expect(c.data.permissions).toEqual([
       'app:audit',
+      'audit:read',
       'case:edit',
       'case:view',
       'chat:export',

@@ -49,5 +49,7 @@ export const Permission = {
   AppManage: 'app:manage',
   /** Reading which apps called the API for the organization's members (its administrators). */
   AppAudit: 'app:audit',
+  /** Reading and exporting the patient-data access log (clinic and laboratory administrators). */
+  AuditRead: 'audit:read',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -29,3 +29,4 @@ export * from './api/reports.js';
 export * from './api/annotations.js';
 export * from './api/webhooks.js';
 export * from './api/apps.js';
+export * from './api/audit.js';

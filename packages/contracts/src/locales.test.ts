@@ -45,3 +45,19 @@ describe.each(TREES.filter(existsSync))('locales in %s', (dir) => {
     });
   }
 });
+
+describe('menu names', () => {
+  // The menus and their buttons are rows the migrations insert; the role editor shows each by its `menu.*` name, so
+  // a name without a translation would show as a raw code there.
+  it('every menu entry a migration makes has its name in the layout namespace', () => {
+    const dir = join(ROOT, 'apps/server/migrations');
+    const names = new Set(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.sql'))
+        .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/'(menu\.[A-Za-z]+)'/g)].map((m) => m[1]!)),
+    );
+    expect(names.size).toBeGreaterThan(40);
+    const layout = flatten(JSON.parse(readFileSync(join(ROOT, 'apps/web/src/locales/en/layout.json'), 'utf8')));
+    expect([...names].filter((n) => !layout.has(n))).toEqual([]);
+  });
+});

@@ -58,6 +58,7 @@ export const TABLE_OWNERS = {
   blob_deletions: 'platform',
   // 0020_share_links
   shares: 'shares',
+  /** Merged into access_log and dropped by 0047_access_log. */
   share_access_log: 'shares',
   // 0021_reports
   reports: 'reports',
@@ -111,6 +112,9 @@ export const TABLE_OWNERS = {
   // 0046_app_calls
   /** Apps' calls counted per minute: the organization's log, and what the per-app and per-user limits count. */
   app_call_minutes: 'apps',
+  // 0047_access_log
+  /** The patient-data access log: appended to by AccessLog (services call it), read by the administrators. */
+  access_log: 'audit',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

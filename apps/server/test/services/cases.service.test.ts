@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
-import { actor, caseOf, newCase, partnership, refused, send, serviceWorld, type ServiceWorld } from './kit.js';
+import {
+  actor,
+  caseOf,
+  readerFor,
+  newCase,
+  partnership,
+  refused,
+  send,
+  serviceWorld,
+  type ServiceWorld,
+} from './kit.js';
 
 /**
  * CasesService's recycle bin: a case whose order still runs stays where it is (the laboratory works from its files);
@@ -65,7 +75,7 @@ describe('the recycle bin', () => {
     expect(await binned()).not.toContain(plain.code);
     expect(await binned()).not.toContain(sent.code);
     await refused(w.cases.restore(clinic.organizationId, [plain.code, sent.code]), 'NOT_FOUND');
-    const order = await w.orders.detail(lab, orderCode!);
+    const order = await w.orders.detail(lab, orderCode!, readerFor(lab));
     expect(order).toMatchObject({ caseCode: sent.code, status: 'canceled', files: [] });
     const [row] = await w.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cases WHERE code = ANY ($1)', [
       [plain.code, sent.code],

@@ -12,6 +12,7 @@ import type { Db } from '../../src/platform/db.js';
 import { AppError } from '../../src/platform/errors.js';
 import { Mailer } from '../../src/platform/mail.js';
 import { LocalStore } from '../../src/platform/storage.js';
+import { AccessLog, type Reader } from '../../src/modules/audit/access-log.js';
 import { CasesService } from '../../src/modules/cases/cases.service.js';
 import { CatalogueService } from '../../src/modules/catalogue/catalogue.service.js';
 import { FilesService } from '../../src/modules/files/files.service.js';
@@ -59,7 +60,8 @@ export async function serviceWorld(env: Record<string, string> = {}): Promise<Se
   const store = new LocalStore(config.storage.kind === 'local' ? config.storage.root : join(dataDir, 'files'));
   const blobs = new BlobDeletions(db, store);
   const mailer = new Mailer(db, { from: 'portal@example.test', appName: 'Portal' }, silent);
-  const files = new FilesService(db, store, config, blobs);
+  const accessLog = new AccessLog(db);
+  const files = new FilesService(db, store, config, blobs, accessLog);
   const uploads = new UploadsService(
     db,
     store,
@@ -77,7 +79,7 @@ export async function serviceWorld(env: Record<string, string> = {}): Promise<Se
     config.fileLinkTtlSeconds,
     config.uploads.defaultQuotaBytes,
   );
-  const orders = new OrdersService(db, notifier, attachments, new CatalogueService(db));
+  const orders = new OrdersService(db, notifier, attachments, new CatalogueService(db), accessLog);
   return {
     db,
     config,
@@ -91,6 +93,7 @@ export async function serviceWorld(env: Record<string, string> = {}): Promise<Se
         byCase: (q, caseId) => FilesService.byCase(q, caseId),
         deleteOfCase: (tx, caseId) => FilesService.deleteOfCase(tx, caseId),
       },
+      accessLog,
       silent,
     ),
     orders,
@@ -176,5 +179,17 @@ export async function refused(promise: Promise<unknown>, name: ErrorName, data?:
 
 /** A case's status and totals as its owner reads them. */
 export async function caseOf(w: ServiceWorld, orgId: number, caseCode: string) {
-  return w.cases.detail(orgId, caseCode);
+  const [owner] = await w.db.query<{ id: number }>('SELECT id FROM users WHERE organization_id = $1 LIMIT 1', [orgId]);
+  return w.cases.detail(readerFor({ userId: Number(owner?.id ?? 0), organizationId: orgId }), caseCode);
+}
+
+/** A member reading in the portal, as the access log records it (the services' tests make no HTTP request). */
+export function readerFor(auth: Pick<AuthContext, 'userId' | 'organizationId'>): Reader {
+  return {
+    userId: auth.userId,
+    organizationId: auth.organizationId,
+    appId: null,
+    address: '127.0.0.1',
+    userAgent: 'Other · Other',
+  };
 }

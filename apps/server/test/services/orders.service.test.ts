@@ -12,7 +12,18 @@ import {
   type OrderStatus,
 } from '@portal/contracts';
 import type { AuthContext } from '../../src/platform/auth.js';
-import { actor, caseOf, CROWN, newCase, partnership, refused, send, serviceWorld, type ServiceWorld } from './kit.js';
+import {
+  actor,
+  caseOf,
+  readerFor,
+  CROWN,
+  newCase,
+  partnership,
+  refused,
+  send,
+  serviceWorld,
+  type ServiceWorld,
+} from './kit.js';
 
 /**
  * OrdersService on its own: the order state machine of contracts (ORDER_TRANSITIONS), the case following its order
@@ -61,7 +72,7 @@ async function orderIn(status: OrderStatus, path: OrderAction[]) {
     const by = ORDER_TRANSITIONS[action].by === 'clinic' ? clinic : lab;
     expect((await act(by, orderCode!, action)).ok, `${action} on the way to ${status}`).toBe(true);
   }
-  const detail = await w.orders.detail(clinic, orderCode!);
+  const detail = await w.orders.detail(clinic, orderCode!, readerFor(clinic));
   expect(detail.status).toBe(status);
   return { orderCode: orderCode!, caseCode: c.code };
 }
@@ -79,7 +90,7 @@ describe('the order state machine', () => {
           const caseBefore = (await caseOf(w, clinic.organizationId, caseCode)).status;
           const result = await act(side === 'clinic' ? clinic : lab, orderCode, action);
           const allowed = canOrder(action, status, side, processing);
-          const after = await w.orders.detail(clinic, orderCode);
+          const after = await w.orders.detail(clinic, orderCode, readerFor(clinic));
           const caseAfter = (await caseOf(w, clinic.organizationId, caseCode)).status;
           const what = `${action} by the ${side} from ${status}`;
           if (allowed) {
@@ -110,8 +121,8 @@ describe('the order state machine', () => {
     await refused(w.orders.act(lab, { orderCodes: [ready.orderCode], action: 'ship' }), 'PARAM_INVALID', {
       field: 'trackingNumber',
     });
-    expect((await w.orders.detail(clinic, orderCode)).status).toBe('pending');
-    expect((await w.orders.detail(clinic, ready.orderCode)).status).toBe('ready');
+    expect((await w.orders.detail(clinic, orderCode, readerFor(clinic))).status).toBe('pending');
+    expect((await w.orders.detail(clinic, ready.orderCode, readerFor(clinic))).status).toBe('ready');
   });
 
   it('answers each order of a batch for itself: another laboratory finds nothing, the others move', async () => {
@@ -125,7 +136,7 @@ describe('the order state machine', () => {
     const c = await orderIn('pending', []);
     const [foreign] = (await w.orders.act(otherLab, { orderCodes: [c.orderCode], action: 'accept' })).results;
     expect(foreign).toMatchObject({ ok: false, code: ERRORS.NOT_FOUND.code });
-    expect((await w.orders.detail(clinic, c.orderCode)).status).toBe('pending');
+    expect((await w.orders.detail(clinic, c.orderCode, readerFor(clinic))).status).toBe('pending');
   });
 });
 
@@ -240,7 +251,7 @@ describe('remakes', () => {
       remakeOf: { orderCode: shipped.orderCode, reason: 'shade', note: 'Too dark' },
     });
     expect((await caseOf(w, clinic.organizationId, shipped.caseCode)).status).toBe('sent');
-    const original = await w.orders.detail(clinic, shipped.orderCode);
+    const original = await w.orders.detail(clinic, shipped.orderCode, readerFor(clinic));
     expect(original.status).toBe('shipped');
     expect(original.remakes).toEqual([{ orderCode: remake.orderCode, reason: 'shade', status: 'pending' }]);
     await refused(w.orders.remake(clinic, { orderCode: shipped.orderCode, reason: 'fit' }), 'ORDER_REMAKE_EXISTS');
@@ -261,11 +272,11 @@ describe('a partnership that ends', () => {
     ]);
     expect((await act(endingLab, b!.orderCode, 'accept')).ok).toBe(true);
     await w.partners.act(endingLab, code, 'terminate');
-    const canceled = await w.orders.detail(clinic, a!.orderCode);
+    const canceled = await w.orders.detail(clinic, a!.orderCode, readerFor(clinic));
     expect(canceled.status).toBe('canceled');
     expect(canceled.events.at(-1)).toMatchObject({ action: 'partnershipEnded', from: 'pending', to: 'canceled' });
     expect((await caseOf(w, clinic.organizationId, a!.caseCode)).status).toBe('notSent');
-    expect((await w.orders.detail(clinic, b!.orderCode)).status).toBe('accepted');
+    expect((await w.orders.detail(clinic, b!.orderCode, readerFor(clinic))).status).toBe('accepted');
     expect((await caseOf(w, clinic.organizationId, b!.caseCode)).status).toBe('accepted');
   });
 });

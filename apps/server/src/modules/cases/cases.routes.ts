@@ -15,6 +15,7 @@ import { fail } from '../../platform/errors.js';
 import { ok } from '../../platform/http.js';
 import type { Module, Platform } from '../../platform/services.js';
 import type { CasesService } from './cases.service.js';
+import { readerOf } from '../audit/access-log.js';
 
 const Count = envelope(z.object({ count: z.number() }));
 
@@ -34,7 +35,7 @@ export function casesModule(p: Platform, cases: CasesService): Module {
           },
           config: view,
         },
-        async (request) => ok(request, await cases.list(request.auth.organizationId, request.body, request.timezone)),
+        async (request) => ok(request, await cases.list(readerOf(request), request.body, request.timezone)),
       );
 
       app.post(
@@ -48,7 +49,7 @@ export function casesModule(p: Platform, cases: CasesService): Module {
           },
           config: { ...view, errors: ['NOT_FOUND'] },
         },
-        async (request) => ok(request, await cases.detail(request.auth.organizationId, request.body.caseCode)),
+        async (request) => ok(request, await cases.detail(readerOf(request), request.body.caseCode)),
       );
 
       app.post(

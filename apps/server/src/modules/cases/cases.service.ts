@@ -7,6 +7,7 @@ import {
   type CreateCaseBody,
 } from '@portal/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail } from '../../platform/errors.js';
@@ -133,12 +134,15 @@ export class CasesService {
     private readonly db: Db,
     private readonly blobs: BlobDeletions,
     private readonly files: CaseFiles,
+    private readonly accessLog: AccessLog,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  /** `timezone` is the reader's: the date filter's days start at its midnight. */
-  list(orgId: number, q: CaseListQuery, timezone = 'UTC') {
-    return casesRepository.list(this.db, orgId, q, timezone).then(summaries);
+  /** `timezone` is the reader's: the date filter's days start at its midnight. An app's list is logged. */
+  async list(reader: Reader, q: CaseListQuery, timezone = 'UTC') {
+    const page = summaries(await casesRepository.list(this.db, reader.organizationId, q, timezone));
+    await this.accessLog.appListed(reader, 'case.list');
+    return page;
   }
 
   recycleBin(orgId: number, pageNum: number, pageSize: number) {
@@ -147,11 +151,27 @@ export class CasesService {
       .then(summaries);
   }
 
-  async detail(orgId: number, code: string): Promise<CaseDetail> {
+  /** A case with its files; each reading is logged. */
+  async detail(reader: Reader, code: string): Promise<CaseDetail> {
+    const { row, detail } = await this.load(reader.organizationId, code);
+    await this.accessLog.read(reader, {
+      ownerOrgId: reader.organizationId,
+      action: 'case.view',
+      caseId: Number(row.id),
+    });
+    return detail;
+  }
+
+  /** The case as a change left it, for the member who made the change (not a reading of someone's record). */
+  private async changedDetail(orgId: number, code: string) {
+    return (await this.load(orgId, code)).detail;
+  }
+
+  private async load(orgId: number, code: string) {
     const row = await casesRepository.find(this.db, orgId, code);
     if (!row) fail('NOT_FOUND');
     const files = await this.files.byCase(this.db, Number(row.id));
-    return { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) };
+    return { row, detail: { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) } };
   }
 
   /** The id of a live case of the organization, or 404 (a share names the case by it). */
@@ -209,7 +229,7 @@ export class CasesService {
       });
       await changed(tx, [{ code, organization_id: orgId, status }], 'created');
     });
-    return this.detail(orgId, code);
+    return this.changedDetail(orgId, code);
   }
 
   async update(orgId: number, code: string, input: CaseInput) {
@@ -218,7 +238,7 @@ export class CasesService {
       if (!(await casesRepository.update(tx, orgId, code, fields))) fail('NOT_FOUND');
       await changed(tx, [{ code, organization_id: orgId }], 'updated');
     });
-    return this.detail(orgId, code);
+    return this.changedDetail(orgId, code);
   }
 
   /**
@@ -313,6 +333,6 @@ export class CasesService {
         'status',
       ),
     );
-    return this.detail(orgId, code);
+    return this.changedDetail(orgId, code);
   }
 }

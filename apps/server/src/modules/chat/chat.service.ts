@@ -16,7 +16,7 @@ import type { BlobStore } from '../../platform/storage.js';
 import { t } from '../../platform/i18n.js';
 import { EventsService } from '../events/events.service.js';
 import type { AttachmentBatch } from '../orders/order-attachments.js';
-import { csvCell } from '../orders/order-export.js';
+import { csvFile } from '../../platform/csv.js';
 import { chatRepository, type ChatAttachmentRow, type ConversationRow, type MessageRow } from './chat.repository.js';
 
 /** Events a socket hears: a new message, and a read mark that moved (read receipts, unread counts). */
@@ -209,7 +209,7 @@ export class ChatService {
     const rows = await chatRepository.all(this.db, Number(c.id), CHAT_LIMITS.exportMax);
     const lang = auth.user.language;
     const header = ['time', 'organization', 'sender', 'message', 'links'].map((k) => t(lang, `chat:export.${k}`));
-    const lines = [
+    const body = csvFile([
       header,
       ...rows.map((m) => [
         new Date(m.created_at).toISOString(),
@@ -220,11 +220,8 @@ export class ChatService {
           .map((r) => `${r.kind}:${r.code}`)
           .join(' '),
       ]),
-    ].map((row) => row.map(csvCell).join(','));
-    return {
-      name: `${t(lang, 'chat:export.fileName')}-${c.title}.csv`,
-      body: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8'),
-    };
+    ]);
+    return { name: `${t(lang, 'chat:export.fileName')}-${c.title}.csv`, body };
   }
 
   /** Files for a message to come: checked and charged like order attachments, kept only when all pass. */

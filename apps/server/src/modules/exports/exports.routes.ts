@@ -3,6 +3,7 @@ import { ExportBody, ExportCodeBody, ExportInfo, envelope } from '@portal/contra
 import { ok } from '../../platform/http.js';
 import type { Module } from '../../platform/services.js';
 import type { ExportsService } from './exports.service.js';
+import { readerOf } from '../audit/access-log.js';
 
 const LinkQuery = z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100) });
 
@@ -48,15 +49,7 @@ export function exportsModule(exports: ExportsService): Module {
           config: { permission: 'case:view', errors: ['NOT_FOUND'] },
         },
         async (request) =>
-          ok(
-            request,
-            await exports.create(
-              request.auth.organizationId,
-              request.auth.userId,
-              request.body.caseCodes,
-              request.body.types,
-            ),
-          ),
+          ok(request, await exports.create(readerOf(request), request.body.caseCodes, request.body.types)),
       );
 
       app.post(

@@ -11,6 +11,7 @@ import { FileLinks } from '../files/files.service.js';
 import { CasesService } from '../cases/cases.service.js';
 import { EventsService } from '../events/events.service.js';
 import { exportsRepository, type ExportChange } from './exports.repository.js';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 
 const ALREADY_COMPRESSED = new Set(['jpg', 'jpeg', 'png', 'gif', 'mp4', 'mp3', 'webm', 'pdf']);
 
@@ -41,12 +42,15 @@ export class ExportsService {
     private readonly store: BlobStore,
     private readonly jobs: Jobs,
     private readonly config: Config,
+    private readonly accessLog: AccessLog,
   ) {
     this.links = new FileLinks(`exports:${config.jwtSecret}`);
     jobs.handle('packExport', (p) => this.pack(Number(p.exportId)));
   }
 
-  async create(orgId: number, userId: number, caseCodes: string[], types: string[]) {
+  /** Packs cases into a zip; each case packed is logged as read by the member who asked. */
+  async create(reader: Reader, caseCodes: string[], types: string[]) {
+    const { organizationId: orgId, userId } = reader;
     const cases = await CasesService.idsByCodes(this.db, orgId, [...new Set(caseCodes)]);
     if (cases.length !== new Set(caseCodes).size) fail('NOT_FOUND');
     const code = newCode('x');
@@ -60,6 +64,11 @@ export class ExportsService {
         types: [...new Set(types)],
       });
       await this.jobs.enqueue('packExport', { exportId }, tx);
+      await this.accessLog.readMany(
+        reader,
+        cases.map((c) => ({ ownerOrgId: orgId, action: 'export.create' as const, caseId: Number(c.id) })),
+        tx,
+      );
     });
     this.jobs.wakeUp();
     return this.status(orgId, code);

@@ -6,6 +6,7 @@ import type { Module } from '../../platform/services.js';
 import type { FilesService } from './files.service.js';
 import { TUS_PATH, type UploadsService } from './uploads.service.js';
 import type { UploadGrants } from './upload-grants.js';
+import { readerOf } from '../audit/access-log.js';
 
 const LinkQuery = z.object({
   exp: z.coerce.number().int(),
@@ -150,7 +151,7 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
           },
           config: { permission: 'case:view', errors: ['NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'] },
         },
-        async (request) => ok(request, await files.grant(request.auth.organizationId, request.body.fileCode)),
+        async (request) => ok(request, await files.grant(readerOf(request), request.body.fileCode)),
       );
 
       app.get(
@@ -191,7 +192,7 @@ export function filesModule(files: FilesService, uploads: UploadsService, grants
           },
           config: { permission: 'case:view', errors: ['NOT_FOUND', 'ORDER_SCANS_UNAVAILABLE'] },
         },
-        async (request) => ok(request, await files.grant(request.auth.organizationId, request.query.fileCode)),
+        async (request) => ok(request, await files.grant(readerOf(request), request.query.fileCode)),
       );
 
       app.post(

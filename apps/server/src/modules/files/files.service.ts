@@ -7,6 +7,7 @@ import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { CasesService } from '../cases/cases.service.js';
 import { labHasScans, type LabScanTerms } from '../orders/lab-scans.js';
 import { filesRepository, storageRepository, uploadsRepository } from './files.repository.js';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 
 export type { FileRow } from './files.repository.js';
 
@@ -77,6 +78,7 @@ export class FilesService {
     private readonly store: BlobStore,
     private readonly config: Config,
     private readonly blobs: BlobDeletions,
+    private readonly accessLog: AccessLog,
   ) {
     this.links = new FileLinks(`files:${config.jwtSecret}`);
   }
@@ -90,7 +92,9 @@ export class FilesService {
   }
 
   /** A grant to download the original (pre-signed on S3, signed route otherwise) and to load the viewer version. */
-  async grant(orgId: number, fileCode: string) {
+  /** Links to a file for the caller (its case's clinic, or a laboratory whose order may show it); each is logged. */
+  async grant(reader: Reader, fileCode: string) {
+    const orgId = reader.organizationId;
     const file = await filesRepository.findReadable(this.db, orgId, fileCode);
     if (!file) fail('NOT_FOUND');
     if (Number(file.organization_id) !== orgId) {
@@ -110,6 +114,12 @@ export class FilesService {
       const v = this.links.sign('viewer', file.code, ttl);
       viewerUrl = `${base}/viewer/${file.code}?exp=${v.exp}&sig=${v.sig}`;
     }
+    await this.accessLog.read(reader, {
+      ownerOrgId: Number(file.organization_id),
+      action: 'file.open',
+      caseId: Number(file.case_id),
+      fileId: Number(file.id),
+    });
     return { url, viewerUrl, expiresAt: new Date(d.exp * 1000).toISOString() };
   }
 

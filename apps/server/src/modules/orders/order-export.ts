@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { dateInTimeZone, type OrderSummary } from '@portal/contracts';
 import { t } from '../../platform/i18n.js';
+import { csvFile } from '../../platform/csv.js';
 
 type Summary = z.infer<typeof OrderSummary>;
 
@@ -53,16 +54,8 @@ function cells(o: Summary, { lang, timeZone }: ExportReader): string[] {
 
 const header = (lang: string) => COLUMNS.map((c) => t(lang, `export:column.${c}`));
 
-/** Spreadsheet apps run cells that start with these as formulas; a leading quote keeps them text. */
-export function csvCell(value: string) {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function ordersCsv(orders: Summary[], reader: ExportReader): Buffer {
-  const lines = [header(reader.lang), ...orders.map((o) => cells(o, reader))].map((row) => row.map(csvCell).join(','));
-  // The byte-order mark lets spreadsheet apps read UTF-8 names correctly.
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  return csvFile([header(reader.lang), ...orders.map((o) => cells(o, reader))]);
 }
 
 export async function ordersXlsx(orders: Summary[], reader: ExportReader): Promise<Buffer> {

@@ -32,6 +32,7 @@ import type { Module } from '../../platform/services.js';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_REQUEST } from './order-attachments.js';
 import { ORDER_EXPORT_MAX_ROWS, ordersCsv, ordersXlsx } from './order-export.js';
 import type { OrdersService } from './orders.service.js';
+import { readerOf } from '../audit/access-log.js';
 
 const ATTACHMENT_PARTS: MultipartLimits = {
   fields: ['orderCode'],
@@ -159,7 +160,10 @@ export function ordersModule(orders: OrdersService): Module {
           config: { permission: 'order:view' },
         },
         async (request) =>
-          ok(request, await orders.list(request.auth, { ...request.body, timezone: request.timezone })),
+          ok(
+            request,
+            await orders.list(request.auth, { ...request.body, timezone: request.timezone }, readerOf(request)),
+          ),
       );
 
       app.post(
@@ -199,7 +203,7 @@ export function ordersModule(orders: OrdersService): Module {
           },
           config: { permission: 'order:view', errors: ['NOT_FOUND'] },
         },
-        async (request) => ok(request, await orders.detail(request.auth, request.body.orderCode)),
+        async (request) => ok(request, await orders.detail(request.auth, request.body.orderCode, readerOf(request))),
       );
 
       app.post(

@@ -36,6 +36,7 @@ import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
 import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
 import { sideOf } from './side.js';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 
 export { sideOf };
 
@@ -92,6 +93,7 @@ export class OrdersService {
     private readonly notifier: OrderNotifier,
     readonly attachments: OrderAttachments,
     private readonly catalogue: CatalogueService,
+    private readonly accessLog: AccessLog,
   ) {}
 
   /** An order the caller's organization is a party to, or 404. */
@@ -387,7 +389,8 @@ export class OrdersService {
     return { list: rows.map((r) => ({ partnerCode: r.partner_code, name: r.name })) };
   }
 
-  async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }) {
+  /** A page of the caller's orders; an app's list is logged as a read of patient data. */
+  async list(auth: AuthContext, q: OrderFilter & { pageNum: number; pageSize: number }, reader: Reader) {
     const side = sideOf(auth);
     const { total, rows } = await ordersRepository.list(
       this.db,
@@ -397,6 +400,7 @@ export class OrdersService {
       q.pageSize,
       (q.pageNum - 1) * q.pageSize,
     );
+    await this.accessLog.appListed(reader, 'order.list');
     return { total, list: rows.map((r) => toSummary(r, side)) };
   }
 
@@ -459,9 +463,17 @@ export class OrdersService {
     return Number((await this.findForCaller(auth, orderCode)).order.id);
   }
 
-  async detail(auth: AuthContext, orderCode: string) {
+  /** An order as its side sees it; each reading is logged as a read of the clinic's patient data. */
+  async detail(auth: AuthContext, orderCode: string, reader: Reader) {
     const { order, side } = await this.findForCaller(auth, orderCode);
-    return this.detailOf(auth, order, side);
+    const detail = await this.detailOf(auth, order, side);
+    await this.accessLog.read(reader, {
+      ownerOrgId: Number(order.clinic_organization_id),
+      action: 'order.view',
+      caseId: Number(order.case_id),
+      orderId: Number(order.id),
+    });
+    return detail;
   }
 
   private async detailOf(auth: AuthContext, r: OrderRow, side: Side): Promise<OrderDetail> {

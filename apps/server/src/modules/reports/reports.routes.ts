@@ -25,6 +25,7 @@ import { ok } from '../../platform/http.js';
 import { multipartParts, type MultipartLimits } from '../../platform/multipart.js';
 import type { Module } from '../../platform/services.js';
 import type { ReportsService } from './reports.service.js';
+import { readerOf } from '../audit/access-log.js';
 
 const SNAPSHOT_PARTS: MultipartLimits = {
   fields: ['reportCode', 'view'],
@@ -118,7 +119,7 @@ export function reportsModule(reports: ReportsService): Module {
           },
           config: { ...view, errors: ['NOT_FOUND'] },
         },
-        async (request) => ok(request, await reports.detail(request.auth.organizationId, request.body.reportCode)),
+        async (request) => ok(request, await reports.detail(readerOf(request), request.body.reportCode)),
       );
 
       app.post(
@@ -235,7 +236,7 @@ export function reportsModule(reports: ReportsService): Module {
           config: { ...view, errors: ['NOT_FOUND'] },
         },
         async (request) =>
-          ok(request, await reports.view(request.auth.organizationId, request.body.reportCode, request.body.version)),
+          ok(request, await reports.view(readerOf(request), request.body.reportCode, request.body.version)),
       );
 
       app.post(
@@ -268,7 +269,7 @@ export function reportsModule(reports: ReportsService): Module {
         },
         async (request, reply) => {
           const made = await reports.pdf(
-            request.auth.organizationId,
+            readerOf(request),
             request.body.reportCode,
             request.body.version,
             request.timezone,

@@ -23,6 +23,7 @@ import type { FilesService } from '../files/files.service.js';
 import { reportsRepository, type CaseFileRef, type ReportRow } from './reports.repository.js';
 import { plainContent } from './report-text.js';
 import type { ReportPdfRenderer } from './pdf-renderer.js';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 
 /** Case pictures a report (and its PDF) can show. */
 const PICTURE_FORMATS = new Set(['jpg', 'jpeg', 'png']);
@@ -52,6 +53,7 @@ export class ReportsService {
     private readonly files: FilesService,
     private readonly blobs: BlobDeletions,
     private readonly pdfs: ReportPdfRenderer,
+    private readonly accessLog: AccessLog,
   ) {}
 
   private content(row: ReportRow): ReportContent {
@@ -113,11 +115,22 @@ export class ReportsService {
       draft,
       userId: author.userId,
     });
-    return this.detail(orgId, code);
+    return this.changedDetail(orgId, code);
   }
 
-  async detail(orgId: number, reportCode: string): Promise<ReportDetail> {
-    const row = await this.find(orgId, reportCode);
+  /** The report in its editor; each opening is logged as a read of the patient's data. */
+  async detail(reader: Reader, reportCode: string): Promise<ReportDetail> {
+    const row = await this.find(reader.organizationId, reportCode);
+    await this.logRead(reader, row, 'report.view');
+    return this.detailOf(row);
+  }
+
+  /** The report as a change left it, for the member who made the change. */
+  private async changedDetail(orgId: number, reportCode: string) {
+    return this.detailOf(await this.find(orgId, reportCode));
+  }
+
+  private async detailOf(row: ReportRow): Promise<ReportDetail> {
     const [snapshots, versions] = await Promise.all([
       reportsRepository.snapshots(this.db, Number(row.id)),
       reportsRepository.versions(this.db, Number(row.id)),
@@ -201,7 +214,7 @@ export class ReportsService {
         publishedOn: dateInTimeZone(new Date(), author.timeZone ?? 'UTC'),
       });
     });
-    return this.detail(orgId, reportCode);
+    return this.changedDetail(orgId, reportCode);
   }
 
   async delete(orgId: number, reportCode: string) {
@@ -299,8 +312,20 @@ export class ReportsService {
   }
 
   /** The report as the patient sees it: the draft, or a published version. */
-  async view(orgId: number, reportCode: string, version?: number) {
-    return this.viewOf(await this.find(orgId, reportCode), version);
+  async view(reader: Reader, reportCode: string, version?: number) {
+    const row = await this.find(reader.organizationId, reportCode);
+    const view = await this.viewOf(row, version);
+    await this.logRead(reader, row, 'report.view');
+    return view;
+  }
+
+  private logRead(reader: Reader, row: ReportRow, action: 'report.view' | 'report.pdf') {
+    return this.accessLog.read(reader, {
+      ownerOrgId: Number(row.organization_id),
+      action,
+      caseId: Number(row.case_id),
+      reportId: Number(row.id),
+    });
   }
 
   /**
@@ -353,9 +378,11 @@ export class ReportsService {
    * The report's PDF (the draft, or a published version): A4, or Letter for the US and Canada region. A version prints
    * the day it was published; the draft, the day it was last changed in the reader's timezone.
    */
-  async pdf(orgId: number, reportCode: string, version?: number, timeZone = 'UTC') {
-    const row = await this.find(orgId, reportCode);
-    return this.pdfOf(row, await this.viewOf(row, version), timeZone);
+  async pdf(reader: Reader, reportCode: string, version?: number, timeZone = 'UTC') {
+    const row = await this.find(reader.organizationId, reportCode);
+    const made = await this.pdfOf(row, await this.viewOf(row, version), timeZone);
+    await this.logRead(reader, row, 'report.pdf');
+    return made;
   }
 
   /** The latest published version's PDF (for a public report page); null when there is none. */

@@ -1,4 +1,4 @@
-import type { ShareAccessKind, ShareResourceType } from '@portal/contracts';
+import type { ShareResourceType } from '@portal/contracts';
 import { pageOf, sqlPageAndTotal, type Queryable } from '../../platform/db.js';
 
 export interface ShareRow {
@@ -68,8 +68,8 @@ export const sharesRepository = {
          LEFT JOIN users u ON u.id = s.created_by
          CROSS JOIN LATERAL (
            SELECT count(*)::int AS views, max(l.at) AS last_viewed_at
-             FROM share_access_log l
-            WHERE l.share_id = s.id AND l.kind = 'page'
+             FROM access_log l
+            WHERE l.share_id = s.id AND l.action = 'share.page'
          ) v
         WHERE s.organization_id = $1 AND s.resource_type = $2 AND s.resource_id = $3
         ORDER BY s.created_at DESC, s.id DESC`,
@@ -117,28 +117,21 @@ export const sharesRepository = {
     return row;
   },
 
-  async logAccess(db: Queryable, shareId: number, kind: ShareAccessKind, userAgent: string, addressHash: string) {
-    await db.query(
-      `INSERT INTO share_access_log (share_id, kind, user_agent, address_hash)
-       VALUES ($1, $2, $3, $4)`,
-      [shareId, kind, userAgent, addressHash],
-    );
-  },
-
+  /** A share's visits (the access log's entries made through it by visitors), newest first. */
   async accessLog(db: Queryable, shareId: number, limit: number, offset: number) {
     const rows = await db.query<{
       id: number;
       at: Date | string;
-      kind: ShareAccessKind;
+      action: 'share.page' | 'share.pdf' | 'share.file';
       user_agent: string;
-      address_hash: string;
+      address: string;
       total: number;
     }>(
       sqlPageAndTotal(
-        'FROM share_access_log WHERE share_id = $1',
-        `SELECT id, at, kind, user_agent, address_hash
-           FROM share_access_log
-          WHERE share_id = $1
+        'FROM access_log WHERE share_id = $1 AND actor_user_id IS NULL',
+        `SELECT id, at, action, user_agent, address
+           FROM access_log
+          WHERE share_id = $1 AND actor_user_id IS NULL
           ORDER BY at DESC, id DESC
           LIMIT $2 OFFSET $3`,
       ),

@@ -21,6 +21,7 @@ import type { Module, Platform } from '../../platform/services.js';
 import { streamFile } from '../files/files.routes.js';
 import { sendReportImage, sendReportPdf } from '../reports/reports.routes.js';
 import { SHARE_VIEW_PERMISSIONS, type SharesService, type ShareFilePurpose } from './shares.service.js';
+import { readerOf } from '../audit/access-log.js';
 
 /**
  * Limits shared by every process (docs/product-decisions.md, "Share links"): password attempts 10 per share and
@@ -216,7 +217,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
           },
           config: { permission: viewPermission, rateLimit: limit, errors: ['NOT_FOUND', 'REPORT_NOT_PUBLISHED'] },
         },
-        async (request) => ok(request, await shares.create(request.auth, request.body)),
+        async (request) => ok(request, await shares.create(request.auth, request.body, readerOf(request))),
       );
 
       app.post(
@@ -248,7 +249,7 @@ export function sharesModule(p: Platform, shares: SharesService): Module {
         async (request) =>
           ok(
             request,
-            await shares.accessLog(request.auth, request.body.shareCode, request.body.pageNum, request.body.pageSize),
+            await shares.visits(request.auth, request.body.shareCode, request.body.pageNum, request.body.pageSize),
           ),
       );
 

@@ -25,7 +25,8 @@ import type { FilesService } from '../files/files.service.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
 import { sharesRepository, type PublicShareRow, type ShareListRow, type ShareRow } from './shares.repository.js';
-import { addressHash, coarseUserAgent } from './visitor.js';
+import { addressHash, coarseUserAgent } from '../audit/visitor.js';
+import type { AccessLog, Reader } from '../audit/access-log.js';
 
 const DAY_MS = 86_400_000;
 export type ShareFilePurpose = 'download' | 'viewer';
@@ -102,6 +103,7 @@ export class SharesService {
     private readonly permissions: Permissions,
     private readonly mailer: Mailer,
     private readonly config: Config,
+    private readonly accessLog: AccessLog,
   ) {}
 
   private secret(purpose: string) {
@@ -147,7 +149,7 @@ export class SharesService {
     };
   }
 
-  async create(auth: AuthContext, body: CreateShareBody): Promise<ShareItem> {
+  async create(auth: AuthContext, body: CreateShareBody, reader: Reader): Promise<ShareItem> {
     const password = body.password ?? '';
     if (password && password.length < SHARE_PASSWORD.min)
       invalidField('password', 'paramTooShort', { n: SHARE_PASSWORD.min });
@@ -162,6 +164,7 @@ export class SharesService {
       expiresInDays: body.expiresInDays,
       showPatientName: body.showPatientName,
     });
+    await this.accessLog.shared(reader, row.id);
     const listed = { ...row, creator_name: auth.user.display_name, views: 0, last_viewed_at: null };
     return this.toItem(listed, body.resourceCode, auth, await this.manages(auth));
   }
@@ -200,16 +203,16 @@ export class SharesService {
     return this.reports.exists(auth.organizationId, id);
   }
 
-  async accessLog(auth: AuthContext, shareCode: string, pageNum: number, pageSize: number) {
+  async visits(auth: AuthContext, shareCode: string, pageNum: number, pageSize: number) {
     const share = await this.own(auth, shareCode);
     const { total, rows } = await sharesRepository.accessLog(this.db, share.id, pageSize, (pageNum - 1) * pageSize);
     return {
       total,
       list: rows.map((r) => ({
         at: iso(r.at)!,
-        kind: r.kind,
+        kind: r.action.slice('share.'.length) as ShareAccessKind,
         userAgent: r.user_agent,
-        addressHash: r.address_hash,
+        addressHash: r.address,
       })),
     };
   }
@@ -307,14 +310,14 @@ export class SharesService {
       return { ...base, locked: true, case: null, order: null, report: null, files: [] };
     if (share.resource_type === 'report') {
       const report = await this.sharedReport(share);
-      await this.log(share, 'page', visitor);
+      await this.logVisit(share, 'page', visitor);
       return { ...base, locked: false, case: null, order: null, report, files: [] };
     }
     const content = await this.content(share);
     // A model whose viewer version is still being made: the page waits and asks again (2007) rather than show the
     // visitor a half-ready case or fetch the full-size original. A failed version does not hold the page back.
     if (content.files.some((f) => f.viewerStatus === 'pending')) fail('RESOURCE_PREPARING');
-    await this.log(share, 'page', visitor);
+    await this.logVisit(share, 'page', visitor);
     const files = content.files.map((f) => this.fileLinks(share, f));
     return { ...base, locked: false, case: content.case, order: content.order, report: null, files };
   }
@@ -437,7 +440,7 @@ export class SharesService {
     if ('scansWithheld' in content && content.scansWithheld) fail('ORDER_SCANS_UNAVAILABLE');
     const { caseId } = content;
     const opened = await this.files.openInCase(caseId, purpose, fileCode);
-    if (logAs) await this.log(share, logAs, visitor);
+    if (logAs) await this.logVisit(share, logAs, visitor, Number(opened.file.id));
     return opened;
   }
 
@@ -454,7 +457,7 @@ export class SharesService {
     const share = await this.checkLink(code, 'pdf', '', link);
     const pdf = await this.reports.latestPublishedPdf(Number(share.resource_id));
     if (!pdf) ended(share);
-    await this.log(share, 'pdf', visitor);
+    await this.logVisit(share, 'pdf', visitor);
     return pdf;
   }
 
@@ -462,13 +465,16 @@ export class SharesService {
     return this.files.read(key, range);
   }
 
-  private log(share: ShareRow, kind: ShareAccessKind, visitor: Visitor) {
-    return sharesRepository.logAccess(
-      this.db,
+  /** A visit goes into the patient-data access log, as the share's visitor (no account: a hashed address). */
+  private logVisit(share: ShareRow, kind: ShareAccessKind, visitor: Visitor, fileId: number | null = null) {
+    return this.accessLog.visit(
       share.id,
-      kind,
-      coarseUserAgent(visitor.userAgent),
-      addressHash(this.config.jwtSecret, share.id, visitor.address),
+      `share.${kind}`,
+      {
+        addressHash: addressHash(this.config.jwtSecret, share.id, visitor.address),
+        userAgent: coarseUserAgent(visitor.userAgent),
+      },
+      fileId,
     );
   }
 }

@@ -13,7 +13,7 @@ import { ImprovementPlanCard } from '../../whatsnew';
 import { lazyChunk } from '../../../lib/lazyChunk';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
-export const namespaces = ['account', 'company', 'catalogue', 'retention', 'webhooks', 'apps'];
+export const namespaces = ['account', 'company', 'catalogue', 'retention', 'webhooks', 'apps', 'audit'];
 
 // Each panel is its own chunk, loaded when its tab opens.
 const StoragePanel = lazyChunk(() => import('../../storage/components/StoragePanel'));
@@ -27,6 +27,7 @@ const AuthAppsPanel = lazyChunk(() => import('../../account/components/AuthAppsP
 const ContactsPanel = lazyChunk(() => import('../../account/components/ContactsPanel'));
 const WebhooksPanel = lazyChunk(() => import('../../webhooks/components/WebhooksPanel'));
 const AppActivityPanel = lazyChunk(() => import('../../apps/components/AppActivityPanel'));
+const AccessLogPanel = lazyChunk(() => import('../../audit/components/AccessLogPanel'));
 
 const TAB_KEYS = [
   'account',
@@ -39,6 +40,7 @@ const TAB_KEYS = [
   'products',
   'webhooks',
   'appActivity',
+  'accessLog',
 ] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 /** The permission a tab needs; the account tab is everyone's. Storage and dentists are for clinics and laboratories. */
@@ -51,6 +53,7 @@ const TAB_PERMISSION: Partial<Record<TabKey, string>> = {
   contacts: 'order:view',
   webhooks: Permission.WebhookManage,
   appActivity: Permission.AppAudit,
+  accessLog: Permission.AuditRead,
 };
 
 export default function OwnSpacePage() {
@@ -59,6 +62,7 @@ export default function OwnSpacePage() {
   const { t: tCatalogue } = useTranslation('catalogue');
   const { t: tWebhooks } = useTranslation('webhooks');
   const { t: tApps } = useTranslation('apps');
+  const { t: tAudit } = useTranslation('audit');
   const [params, setParams] = useSearchParams();
   const can = useAccess();
   if (!user) return null;
@@ -165,6 +169,11 @@ export default function OwnSpacePage() {
           key: 'appActivity' as TabKey,
           label: tab('appActivity', tApps('activity.title')),
           children: panel(<AppActivityPanel />),
+        },
+        {
+          key: 'accessLog' as TabKey,
+          label: tab('accessLog', tAudit('title')),
+          children: panel(<AccessLogPanel />),
         },
       ].filter((item) => allowed(item.key))}
     />
