@@ -96,8 +96,10 @@ frontend portal
   # The portal trusts this header (TRUST_PROXY=true) for rate limits and logs: set, never passed on from the client.
   http-request set-header X-Forwarded-For %[src]
   acl replay_safe method GET HEAD OPTIONS
+  # A write with an Idempotency-Key applies at most once whatever process it reaches (docs/api.md, "Retrying a write").
+  acl keyed_write req.hdr(Idempotency-Key) -m found
   http-request lua.wait_for_portal if { nbsrv(portal) eq 0 }
-  use_backend portal_reads if replay_safe
+  use_backend portal_reads if replay_safe || keyed_write
   default_backend portal
   http-response set-header X-Served-By %[srv_name]
 

@@ -115,6 +115,7 @@ import { OpenIdProvider } from './modules/apps/openid-provider.js';
 import { AccessLog } from './modules/audit/access-log.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { auditModule } from './modules/audit/audit.routes.js';
+import { deleteOldIdempotencyKeys, registerIdempotency } from './platform/idempotency.js';
 
 export interface BuildOptions {
   config: Config;
@@ -325,6 +326,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const apps = new AppsService(db, config, oidc, sessions, mailer, appCalls);
   housekeeping.add('oauthCleanup', HOUR, async () => ({ removed: await apps.deleteExpired() }));
   housekeeping.add('appCallLogCleanup', HOUR, async () => ({ removed: await apps.deleteOldCalls() }));
+  housekeeping.add('idempotencyKeysCleanup', HOUR, async () => ({ removed: await deleteOldIdempotencyKeys(db) }));
   const company = new CompanyService(db, store, blobDeletions, jobs, config, app.log);
   housekeeping.add('closedOrganizationPurge', HOUR, () => company.queueDuePurges());
   app.decorate('housekeeping', housekeeping);
@@ -384,6 +386,8 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
       for (const m of modules) m.publicRoutes?.(api);
       await api.register(async (privateScope) => {
         registerAuthentication(privateScope, { db, tokens, sessions, appTokens: apps });
+        // After authentication and the permission check: a refused call's answer is what a repeat gets too.
+        registerIdempotency(privateScope, db);
         for (const m of modules) m.privateRoutes?.(privateScope);
       });
     },

@@ -37,10 +37,14 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
   }, 60_000);
 
   /** A POST to the API through the balancer: the HTTP status, the envelope and which process answered. */
-  async function call(path: string, body: unknown = {}, token?: string) {
+  async function call(path: string, body: unknown = {}, token?: string, key?: string) {
     const res = await fetch(`${cluster.url}/api/v2/${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
       body: JSON.stringify(body),
     });
     const envelope = (await res.json()) as { code: number; msg: string; data: any };
@@ -190,6 +194,51 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
     expect(failed.every((r) => r.began < deadAt && r.ended >= killedAt)).toBe(true);
     const stall = Math.max(...after.map((r) => r.ended - r.began));
     expect(stall).toBeLessThan(2000);
+
+    await cluster.restart(0);
+    await rejoins('portal1', user.token);
+  }, 60_000);
+
+  it('kill -9 under keyed writes: each key is applied at most once, and only writes in flight are left unknown', async () => {
+    const user = await signIn();
+    const outcome = new Map<string, number>();
+    let running = true;
+    let n = 0;
+    const worker = async () => {
+      while (running) {
+        const key = `cluster-write-${n++}`;
+        // A failed attempt is sent again with its key, as a client would, until it is answered.
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const res = await call('case/create', { name: key, patientName: 'Failover' }, user.token, key).catch(() => ({
+            status: 0,
+            code: 0,
+          }));
+          outcome.set(key, res.code);
+          if (res.code === 200 || res.code === ERRORS.IDEMPOTENCY_PENDING.code) break;
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await new Promise((r) => setTimeout(r, 1000));
+    await cluster.kill(0);
+    await new Promise((r) => setTimeout(r, 3000));
+    running = false;
+    await Promise.all(workers);
+
+    const made = await db.query<{ name: string; n: number }>(
+      `SELECT name, count(*)::int AS n FROM cases WHERE patient_name = 'Failover' GROUP BY name`,
+    );
+    const applied = new Map(made.map((r) => [r.name, r.n]));
+    expect([...applied.values()].every((times) => times === 1)).toBe(true);
+    const answered = [...outcome].filter(([, code]) => code === 200);
+    expect(answered.length).toBeGreaterThan(20);
+    for (const [key] of answered) expect(applied.get(key), key).toBe(1);
+    // Keys whose first attempt a dead process had begun: their outcome is unknown, never applied twice; at most the
+    // writes in flight on the killed process.
+    const unknown = [...outcome].filter(([, code]) => code !== 200);
+    expect(unknown.every(([, code]) => code === ERRORS.IDEMPOTENCY_PENDING.code)).toBe(true);
+    expect(unknown.length).toBeLessThanOrEqual(8);
 
     await cluster.restart(0);
     await rejoins('portal1', user.token);

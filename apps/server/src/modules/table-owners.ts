@@ -115,6 +115,9 @@ export const TABLE_OWNERS = {
   // 0047_access_log
   /** The patient-data access log: appended to by AccessLog (services call it), read by the administrators. */
   access_log: 'audit',
+  // 0048_idempotency_keys
+  /** The answers of keyed writes, replayed to a retry (`platform/idempotency.ts`). */
+  idempotency_keys: 'platform',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

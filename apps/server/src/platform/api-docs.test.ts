@@ -36,6 +36,8 @@ describe('answersOf', () => {
       'NO_PERMISSION',
       'ORGANIZATION_DISABLED',
       'REAUTH_REQUIRED',
+      'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_PENDING',
     ]);
   });
 

@@ -111,6 +111,8 @@ export function answersOf(route: RouteLike): ErrorName[] {
   if (authentication) names.add('TOKEN_INVALID');
   if (authentication === 'session') {
     names.add('SESSION_ENDED').add('ORGANIZATION_DISABLED');
+    // A write sent again with its Idempotency-Key (platform/idempotency.ts).
+    if (takesBody) names.add('IDEMPOTENCY_KEY_REUSED').add('IDEMPOTENCY_PENDING');
     // A user who must change a forced password gets NO_PERMISSION everywhere else.
     if (!config.allowForcedPasswordChange) names.add('NO_PERMISSION');
   }
