@@ -9,6 +9,8 @@ export interface Cluster {
   restart(i: number): Promise<void>;
 }
 export interface ClusterOptions {
+  /** A PostgreSQL of the cluster's own even where one answers. */
+  throwawayPostgres?: boolean;
   adminUrl?: string;
   database?: string;
   port?: number;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startS3Server } from './s3-server.mjs';
+import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
@@ -122,8 +123,9 @@ ${servers.map((s) => `${line(s)} track portal/${s.name} maxconn 200`).join('\n')
 
 /**
  * Starts a site on loopback and answers { url, processes, stop, kill(i), restart(i) }.
+ * - `throwawayPostgres`: start a PostgreSQL of the cluster's own (scripts/throwaway-postgres.mjs) even when one answers.
  * - `adminUrl`: a PostgreSQL URL whose server gets the fresh database `database` (default: DATABASE_URL, else the local
- *   server on 127.0.0.1:5432 when it answers; without either it throws).
+ *   server on 127.0.0.1:5432 when it answers; without either, a throwaway one of the cluster's own).
  * - `port`: the balancer's port (default: any free one); `processes`: how many portal processes (default 2).
  * - `env`: more environment for every process; `onOutput(name, text)`: what the processes and HAProxy print.
  */
@@ -137,12 +139,15 @@ export async function startCluster(options = {}) {
   } = options;
   const missing = clusterPrerequisites();
   if (missing.length) throw new Error(`The cluster needs ${missing.join(' and ')}.`);
-  const adminUrl =
-    options.adminUrl ?? process.env.DATABASE_URL ?? (localPostgresAnswers() ? LOCAL_POSTGRES : undefined);
-  if (!adminUrl)
-    throw new Error(
-      'The cluster needs a PostgreSQL server: set DATABASE_URL, or run one on 127.0.0.1:5432 (trust or password in the URL).',
-    );
+  // The server named, else the local one, else one of the cluster's own (throwaway: removed when the cluster stops).
+  let throwaway;
+  let adminUrl = options.throwawayPostgres
+    ? undefined
+    : (options.adminUrl ?? process.env.DATABASE_URL ?? (localPostgresAnswers() ? LOCAL_POSTGRES : undefined));
+  if (!adminUrl) {
+    throwaway = await startThrowawayPostgres({ onOutput: (text) => onOutput('postgres', text) });
+    adminUrl = throwaway.adminUrl;
+  }
 
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -219,12 +224,13 @@ export async function startCluster(options = {}) {
     }
     await s3.stop();
     rmSync(dir, { recursive: true, force: true });
-    if (dropDatabaseOnStop) {
+    if (dropDatabaseOnStop && !throwaway) {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await c.end();
     }
+    await throwaway?.stop();
   };
 
   try {

@@ -9,6 +9,8 @@ let cluster;
 try {
   cluster = await startCluster({
     port,
+    // CLUSTER_POSTGRES=throwaway: a PostgreSQL of the cluster's own even where one answers.
+    throwawayPostgres: process.env.CLUSTER_POSTGRES === 'throwaway',
     onOutput: (name, text) => {
       for (const line of text.split('\n').filter((l) => l.trim())) console.log(`[${name}] ${line}`);
     },
