@@ -27,6 +27,7 @@ import { liveRepaintBench } from './live-repaint.mjs';
 import { webhooksBench } from './webhooks.mjs';
 import { appsBench } from './apps.mjs';
 import { auditBench } from './audit.mjs';
+import { clusterBench } from './cluster.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -224,7 +225,7 @@ async function bundle() {
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
   // BENCH_ONLY=bundle, startup, throughput, lighthouse, cases, orders, orderlist, scorecards, viewer, upload, export,
-  // compact, refusal, accounts, reportpdf, sharephone, orderfresh, live, repaint, webhooks, apps or audit
+  // compact, refusal, accounts, reportpdf, sharephone, orderfresh, live, repaint, webhooks, apps, audit or cluster
   // runs those parts (comma-separated).
   const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
   const want = (part) => !parts || parts.has(part);
@@ -250,6 +251,7 @@ async function main() {
   if (want('webhooks')) rows.push(...(await webhooksBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('apps')) rows.push(...(await appsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('audit')) rows.push(...(await auditBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
+  if (want('cluster')) rows.push(...(await clusterBench()));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

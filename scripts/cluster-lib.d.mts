@@ -4,6 +4,7 @@ export interface Cluster {
   databaseUrl: string;
   processes: Array<{ name: string; url: string }>;
   output(i: number): string;
+  pids(): { portals: number[]; haproxy: number | undefined };
   stop(): Promise<void>;
   kill(i: number): Promise<void>;
   restart(i: number): Promise<void>;

@@ -257,6 +257,8 @@ export async function startCluster(options = {}) {
     processes: processes.map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}` })),
     /** What process `i` printed since it last started. */
     output: (i) => processes[i].output,
+    /** The running processes' ids (the benchmarks account their CPU time). */
+    pids: () => ({ portals: processes.map((p) => p.child?.pid).filter(Boolean), haproxy: haproxy?.pid }),
     stop,
     /** kill -9 of process `i`: no shutdown, as a power cut or an OOM kill would do. */
     kill: (i) => end(i, 'SIGKILL'),
