@@ -12,6 +12,8 @@ export interface Cluster {
 export interface ClusterOptions {
   /** A PostgreSQL of the cluster's own even where one answers. */
   throwawayPostgres?: boolean;
+  /** Through PgBouncer in transaction mode (LISTEN directly). */
+  pgbouncer?: boolean;
   adminUrl?: string;
   database?: string;
   port?: number;

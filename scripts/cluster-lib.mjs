@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startS3Server } from './s3-server.mjs';
+import { startPgBouncer } from './pgbouncer.mjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -124,6 +125,8 @@ ${servers.map((s) => `${line(s)} track portal/${s.name} maxconn 200`).join('\n')
 /**
  * Starts a site on loopback and answers { url, processes, stop, kill(i), restart(i) }.
  * - `throwawayPostgres`: start a PostgreSQL of the cluster's own (scripts/throwaway-postgres.mjs) even when one answers.
+ * - `pgbouncer`: the processes reach PostgreSQL through PgBouncer in transaction mode (scripts/pgbouncer.mjs), LISTEN
+ *   directly.
  * - `adminUrl`: a PostgreSQL URL whose server gets the fresh database `database` (default: DATABASE_URL, else the local
  *   server on 127.0.0.1:5432 when it answers; without either, a throwaway one of the cluster's own).
  * - `port`: the balancer's port (default: any free one); `processes`: how many portal processes (default 2).
@@ -156,6 +159,23 @@ export async function startCluster(options = {}) {
   await admin.end();
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
+  // Through PgBouncer in transaction mode: every statement goes through the pooler, LISTEN connects directly.
+  let bouncer;
+  if (options.pgbouncer) {
+    try {
+      bouncer = await startPgBouncer(adminUrl, { onOutput: (text) => onOutput('pgbouncer', text) });
+    } catch (err) {
+      await throwaway?.stop();
+      throw err;
+    }
+  }
+  const pooledEnv = bouncer
+    ? {
+        DATABASE_URL: bouncer.url(database),
+        DATABASE_POOLER: 'transaction',
+        LISTEN_DATABASE_URL: databaseUrl.toString(),
+      }
+    : {};
 
   const dir = mkdtempSync(join(tmpdir(), 'portal-cluster-'));
   const s3 = await startS3Server({ directory: join(dir, 's3'), bucket: 'portal' });
@@ -173,6 +193,7 @@ export async function startCluster(options = {}) {
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'warn',
     ...s3.env,
+    ...pooledEnv,
     ...env,
   };
 
@@ -223,6 +244,7 @@ export async function startCluster(options = {}) {
       await exited;
     }
     await s3.stop();
+    await bouncer?.stop();
     rmSync(dir, { recursive: true, force: true });
     if (dropDatabaseOnStop && !throwaway) {
       const c = new pg.Client({ connectionString: adminUrl });

@@ -11,6 +11,8 @@ try {
     port,
     // CLUSTER_POSTGRES=throwaway: a PostgreSQL of the cluster's own even where one answers.
     throwawayPostgres: process.env.CLUSTER_POSTGRES === 'throwaway',
+    // CLUSTER_PGBOUNCER=1: the processes reach PostgreSQL through PgBouncer in transaction mode.
+    pgbouncer: process.env.CLUSTER_PGBOUNCER === '1',
     onOutput: (name, text) => {
       for (const line of text.split('\n').filter((l) => l.trim())) console.log(`[${name}] ${line}`);
     },

@@ -28,6 +28,8 @@ run unit --project unit
 bash scripts/ensure-prometheus.sh
 # The cluster test puts HAProxy in front of two built servers (in the PostgreSQL pass).
 bash scripts/ensure-haproxy.sh
+# And one part of it reaches PostgreSQL through PgBouncer in transaction mode.
+bash scripts/ensure-pgbouncer.sh
 run integration-pglite --project integration
 
 # The same integration suite on a real PostgreSQL when one is configured or answers locally.

@@ -24,6 +24,9 @@ const EnvSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   // The role that runs migrations and owns the tables, when the portal's own role (DATABASE_URL) should not.
   MIGRATION_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  // DATABASE_URL reaches PostgreSQL through a pooler in transaction mode (PgBouncer); LISTEN then needs a direct address.
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  LISTEN_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   REGION: z.enum(REGIONS).default('us'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
@@ -101,6 +104,9 @@ export interface Config {
    * only the rights it is given (docs/operations.md, "Database roles").
    */
   migrationDatabaseUrl?: string;
+  /** `transaction`: DATABASE_URL is a pooler in transaction mode; `listenDatabaseUrl` is the direct address for LISTEN. */
+  databasePooler: 'none' | 'transaction';
+  listenDatabaseUrl?: string;
   publicUrl: string;
   region: (typeof REGIONS)[number];
   smtpUrl?: string;
@@ -182,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     throw new ConfigError(
       'Invalid configuration:\n  METRICS_TOKEN: required when METRICS_HOST is not a loopback address (127.0.0.1, ::1)',
     );
+  if (e.DATABASE_POOLER === 'transaction' && !(e.DATABASE_URL && e.LISTEN_DATABASE_URL))
+    throw new ConfigError(
+      'Invalid configuration:\n  LISTEN_DATABASE_URL: required with DATABASE_POOLER=transaction (a pooler cannot hold a LISTEN), as is DATABASE_URL',
+    );
   if (e.MIGRATION_DATABASE_URL && !e.DATABASE_URL)
     throw new ConfigError(
       "Invalid configuration:\n  MIGRATION_DATABASE_URL: requires DATABASE_URL (the portal's own role)",
@@ -200,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     dataDir,
     databaseUrl: e.DATABASE_URL,
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
+    databasePooler: e.DATABASE_POOLER,
+    listenDatabaseUrl: e.LISTEN_DATABASE_URL,
     publicUrl,
     region: e.REGION,
     smtpUrl: e.SMTP_URL,

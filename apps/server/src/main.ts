@@ -20,6 +20,8 @@ export async function openDatabase(config: Config): Promise<Db> {
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+    pooler: config.databasePooler,
+    listenUrl: config.listenDatabaseUrl,
   });
   if (!config.migrationDatabaseUrl) await migrateAll(db);
   return db;

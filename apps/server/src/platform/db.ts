@@ -119,7 +119,24 @@ function prepared(sql: string, values: unknown[]): pg.QueryConfig {
   return { name, text: sql, values };
 }
 
-export function postgresDb(connectionString: string, max = 20): Db {
+/**
+ * How the portal reaches PostgreSQL: directly, or through a pooler in transaction mode (PgBouncer's
+ * `pool_mode = transaction`), where a connection is the portal's only for one transaction: then no statement is
+ * prepared by name and no session setting is made (either would meet another client's connection), and LISTEN goes
+ * over `listenUrl`, a direct connection (docs/operations.md, "Behind PgBouncer").
+ */
+export interface PostgresOptions {
+  max?: number;
+  pooler?: 'none' | 'transaction';
+  /** The direct address for LISTEN (default: the connection string itself). */
+  listenUrl?: string;
+}
+
+export function postgresDb(connectionString: string, maxOrOptions: number | PostgresOptions = 20): Db {
+  const options = typeof maxOrOptions === 'number' ? { max: maxOrOptions } : maxOrOptions;
+  const max = options.max ?? 20;
+  const pooled = options.pooler === 'transaction';
+  const statement = pooled ? (text: string, values: unknown[]): pg.QueryConfig => ({ text, values }) : prepared;
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -130,19 +147,19 @@ export function postgresDb(connectionString: string, max = 20): Db {
     // fits all values. The pool awaits this before handing the connection out.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg awaits it (typed as void)
     onConnect: async (client) => {
-      await client.query('SET plan_cache_mode = force_generic_plan');
+      if (!pooled) await client.query('SET plan_cache_mode = force_generic_plan');
     },
   });
   // An idle connection the server ends (restart, failover, an administrator) must not crash the process:
   // the pool drops it and opens another; a query in flight reports its own error.
   pool.on('error', () => undefined);
-  const listener = new Listener(connectionString);
+  const listener = new Listener(options.listenUrl ?? connectionString);
   const db: Db = {
     kind: 'postgres',
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async query<T>(sql: string, params: unknown[] = []) {
       assertOutsideTransaction(db);
-      return (await pool.query(prepared(sql, params))).rows as T[];
+      return (await pool.query(statement(sql, params))).rows as T[];
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       assertOutsideTransaction(db);
@@ -152,7 +169,7 @@ export function postgresDb(connectionString: string, max = 20): Db {
         const result = await inTransaction(db, () =>
           fn({
             query: async <R>(sql: string, params: unknown[] = []) =>
-              (await conn.query(prepared(sql, params))).rows as R[],
+              (await conn.query(statement(sql, params))).rows as R[],
           }),
         );
         await conn.query('COMMIT');
@@ -248,8 +265,10 @@ export async function pgliteExtensions() {
   return { pg_trgm };
 }
 
-export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<Db> {
-  if (opts.databaseUrl) return postgresDb(opts.databaseUrl);
+export async function openDb(
+  opts: { databaseUrl?: string; pgliteDir?: string } & Pick<PostgresOptions, 'pooler' | 'listenUrl'>,
+): Promise<Db> {
+  if (opts.databaseUrl) return postgresDb(opts.databaseUrl, { pooler: opts.pooler, listenUrl: opts.listenUrl });
   const { PGlite } = await import('@electric-sql/pglite');
   if (opts.pgliteDir && !existsSync(opts.pgliteDir)) {
     // A new data folder is made beside its place and moved there once PostgreSQL has initialised it: a first start
