@@ -23,6 +23,11 @@ describe('configuration', () => {
     bad({ MAIL_FROM: 'nobody' }, 'MAIL_FROM');
     bad({ JWT_SECRET: 'short' }, 'JWT_SECRET');
     bad({ NODE_ENV: 'staging' }, 'NODE_ENV');
+    bad({ DATABASE_POOLER: 'session' }, 'DATABASE_POOLER');
+    // A pooler in transaction mode cannot hold a LISTEN: the direct address is required.
+    bad({ DATABASE_URL: 'postgres://db/portal', DATABASE_POOLER: 'transaction' }, 'LISTEN_DATABASE_URL');
+    // Migrating as the owner needs the portal's own role to connect as.
+    bad({ MIGRATION_DATABASE_URL: 'postgres://owner@db/portal' }, 'MIGRATION_DATABASE_URL');
   });
 
   it('has working defaults and strips the trailing slash of PUBLIC_URL', () => {
