@@ -4,29 +4,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startS3Server } from './s3-server.mjs';
+import { freePort } from './local-service.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** A port nothing listens on now, on loopback. */
-function freePort() {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => ok(port));
-    });
-    srv.on('error', fail);
-  });
-}
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 

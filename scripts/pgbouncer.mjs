@@ -1,36 +1,15 @@
 // Debian's PgBouncer in transaction mode in front of a PostgreSQL server, for `npm run cluster` with
 // CLUSTER_PGBOUNCER=1 and its tests (docs/operations.md, "Behind PgBouncer"): a temporary folder, a free loopback port,
 // removed when stopped.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, postgresAccount } from './local-service.mjs';
 
 const BINARY = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p));
 export const pgbouncerInstalled = () => BINARY !== undefined;
-
-/** PgBouncer refuses to run as root: then it runs as the `postgres` account Debian's packages make. */
-function runAs() {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
-  const uid = id('-u');
-  const gid = id('-g');
-  if (uid.status !== 0 || gid.status !== 0)
-    throw new Error('PgBouncer does not run as root, and there is no `postgres` account.');
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolvePort(port));
-    });
-  });
-}
 
 const accepts = (port) =>
   new Promise((resolve) => {
@@ -48,7 +27,7 @@ const accepts = (port) =>
 export async function startPgBouncer(serverUrl, { poolSize = 20, onOutput = () => undefined } = {}) {
   if (!BINARY) throw new Error("PgBouncer is not installed: install Debian's `pgbouncer` package.");
   const target = new URL(serverUrl);
-  const owner = runAs();
+  const owner = postgresAccount('PgBouncer');
   const dir = mkdtempSync(join(tmpdir(), 'portal-pgbouncer-'));
   if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid);
   const port = await freePort();

@@ -2,10 +2,10 @@
 // with Debian's initdb, listening on a free loopback port, trust authentication (loopback only), removed when stopped.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort, postgresAccount } from './local-service.mjs';
 
 /** The folder of PostgreSQL's server programs (initdb, postgres): pg_config's, else Debian's newest. */
 export function postgresBinaries() {
@@ -22,28 +22,6 @@ export function postgresBinaries() {
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
 }
 
-/** PostgreSQL refuses to run as root: then it runs as the `postgres` account Debian's package makes. */
-function runAs() {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
-  const uid = id('-u');
-  const gid = id('-g');
-  if (uid.status !== 0 || gid.status !== 0)
-    throw new Error('PostgreSQL does not run as root, and there is no `postgres` account to run it as.');
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolvePort(port));
-    });
-  });
-}
-
 /**
  * Starts the server and answers { adminUrl, stop }. `adminUrl` names its `postgres` database as the `postgres`
  * superuser; `stop()` shuts it down and removes its folder.
@@ -51,7 +29,7 @@ function freePort() {
 export async function startThrowawayPostgres({ onOutput = () => undefined } = {}) {
   const bin = postgresBinaries();
   if (!bin) throw new Error("No PostgreSQL server programs found: install Debian's `postgresql` package.");
-  const owner = runAs();
+  const owner = postgresAccount('PostgreSQL');
   const dir = mkdtempSync(join(tmpdir(), 'portal-pg-'));
   if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');

@@ -5,6 +5,7 @@ import { pgbouncerInstalled } from '../../../scripts/pgbouncer.mjs';
 import { postgresDb, type Db } from '../src/platform/db.js';
 import { postgresAdminUrl, testDbKind } from './db-url.js';
 import { createUser, PASSWORD } from './harness.js';
+import { clusterCaller } from './cluster-call.js';
 import { LiveClient } from './live-client.js';
 
 /**
@@ -37,24 +38,7 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled() || !pgbouncer
       await cluster?.stop();
     }, 60_000);
 
-    async function call(path: string, body: unknown = {}, token?: string, key?: string) {
-      const res = await fetch(`${cluster.url}/api/v2/${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(key ? { 'idempotency-key': key } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      const envelope = (await res.json()) as { code: number; msg: string; data: any };
-      return {
-        status: res.status,
-        servedBy: res.headers.get('x-served-by'),
-        replayed: res.headers.get('idempotent-replayed'),
-        ...envelope,
-      };
-    }
+    const call = clusterCaller(() => cluster.url);
 
     it('signs in, writes, runs a job, replays a keyed write and pushes events across processes', async () => {
       const user = await createUser(db);

@@ -5,6 +5,7 @@ import { haproxyInstalled, startCluster, type Cluster } from '../../../scripts/c
 import { postgresDb, type Db } from '../src/platform/db.js';
 import { postgresAdminUrl, testDbKind } from './db-url.js';
 import { createUser, PASSWORD } from './harness.js';
+import { clusterCaller } from './cluster-call.js';
 import { LiveClient } from './live-client.js';
 import { binaryStl } from './uploads.js';
 
@@ -36,20 +37,7 @@ describe.skipIf(testDbKind() !== 'postgres' || !haproxyInstalled())('two process
     await cluster?.stop();
   }, 60_000);
 
-  /** A POST to the API through the balancer: the HTTP status, the envelope and which process answered. */
-  async function call(path: string, body: unknown = {}, token?: string, key?: string) {
-    const res = await fetch(`${cluster.url}/api/v2/${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(key ? { 'idempotency-key': key } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    const envelope = (await res.json()) as { code: number; msg: string; data: any };
-    return { status: res.status, servedBy: res.headers.get('x-served-by'), ...envelope };
-  }
+  const call = clusterCaller(() => cluster.url);
   /** Calls through the balancer until `name` answers one (it is back in rotation); every call must succeed. */
   async function rejoins(name: string, token: string) {
     const deadline = Date.now() + 15_000;
