@@ -52,8 +52,9 @@ describe('lists kept in the address', () => {
     await page.locator('.ant-pagination-item-2').click();
     await expect.poll(() => search(page).get('pageNum')).toBe('2');
     await page.getByTestId(`user-row-${accounts[20]}`).waitFor();
-    // The search stays with the page; the rows settle on the page's one row.
-    expect(search(page).get('keyword')).toBe(`lst${stamp}`);
+    // The search stays with the page (the address settles once the page's answer is shown); the rows settle on the
+    // page's one row.
+    await expect.poll(() => search(page).get('keyword')).toBe(`lst${stamp}`);
     await expect.poll(() => page.locator('[data-testid^="user-row-"]').count()).toBe(1);
 
     const expectPageTwo = async () => {

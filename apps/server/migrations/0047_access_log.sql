@@ -80,8 +80,9 @@ $$;
 INSERT INTO menus (code, parent_code, name, path, icon, show_flag, show_always, component, type, api_permissions, sort) VALUES
   ('ownSpace.accessLog', 'ownSpace', 'menu.accessLog', NULL, NULL, false, false, NULL, 2, '{audit:read}', 7);
 --;
--- The administrators of clinics and laboratories (who hold patient data, or read it through orders) read the log.
+-- The clinics' administrators read the log: the clinic answers for its patients' data, and sees every reading of it,
+-- its laboratories' included.
 INSERT INTO role_menus (role_id, menu_id)
   SELECT r.id, m.id FROM roles r JOIN menus m ON m.code = 'ownSpace.accessLog'
-   WHERE r.code IN ('clinic_admin', 'lab_admin')
+   WHERE r.code = 'clinic_admin'
   ON CONFLICT DO NOTHING;

@@ -1322,12 +1322,12 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     probe: () => post('app/callLog', {}),
   },
   auditAccessLog: {
-    callers: ['clinic', 'lab'],
-    note: "the administrators read their own organization's patients' log and their own members' reads",
+    callers: ['clinic'],
+    note: "the clinic's administrators read every reading of their own patients' data",
     probe: () => post('audit/accessLog', {}),
   },
   auditAccessLogExport: {
-    callers: ['clinic', 'lab'],
+    callers: ['clinic'],
     note: "the administrators export their own organization's log",
     probe: () => post('audit/accessLog/export', {}),
   },
