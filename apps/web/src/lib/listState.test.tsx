@@ -53,4 +53,18 @@ describe('a list kept in the address', () => {
     expect(($('box') as HTMLInputElement).value).toBe('');
     expect($('page')?.textContent).toBe('1');
   });
+
+  it('builds on the address as it is, not on the render a handler was made in', async () => {
+    // A click that lands while the previous change is still rendering runs a handler of the older render.
+    let first: ((next: (s: { pageNum: number }) => { pageNum: number }) => void) | undefined;
+    function Held() {
+      const [state, setState] = useListState(codec);
+      first ??= setState;
+      return <span data-testid="page">{state.pageNum}</span>;
+    }
+    const { router } = await renderScreen('/own?tab=scanners', '/own', <Held />);
+    await act(() => router.navigate('/own?tab=scanners&p.keyword=SN', { replace: true }));
+    await act(async () => first!((s) => ({ ...s, pageNum: 2 })));
+    expect(router.state.location.search).toBe('?tab=scanners&p.pageNum=2&p.keyword=SN');
+  });
 });

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useSearchParams } from 'react-router';
+import { UNSAFE_DataRouterContext, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 
 type Flat = Record<string, string | number | boolean | undefined>;
@@ -111,10 +111,15 @@ export function useListState<S>(codec: ListCodec<S>): [S, (next: S | ((current: 
   const key = params.toString();
   // The address text, not the params object (a new one each render), is what the state depends on.
   const state = useMemo(() => codec.read(new URLSearchParams(key)), [key, codec]);
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
   const setState = useCallback(
     (next: S | ((current: S) => S)) =>
       setParams(
-        (current) => {
+        (rendered) => {
+          // react-router hands over the params of the last render. A click that lands while the previous change
+          // is still rendering (a slow phone, a busy tab) would build on them and drop that change; the router's own
+          // location is already the new one.
+          const current = router ? new URLSearchParams(router.state.location.search) : rendered;
           const value = typeof next === 'function' ? (next as (c: S) => S)(codec.read(current)) : next;
           const written = codec.write(value);
           if (!codec.owns) return written;
@@ -125,7 +130,7 @@ export function useListState<S>(codec: ListCodec<S>): [S, (next: S | ((current: 
         },
         { replace: true },
       ),
-    [setParams, codec],
+    [setParams, codec, router],
   );
   return [state, setState];
 }
