@@ -115,6 +115,8 @@ import { OpenIdProvider } from './modules/apps/openid-provider.js';
 import { AccessLog } from './modules/audit/access-log.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { auditModule } from './modules/audit/audit.routes.js';
+import { erasureModule } from './modules/erasure/erasure.routes.js';
+import { ErasureService } from './modules/erasure/erasure.service.js';
 import { deleteOldIdempotencyKeys, registerIdempotency } from './platform/idempotency.js';
 
 export interface BuildOptions {
@@ -293,6 +295,9 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     if (result.failed) throw new Error(`${result.failed} expired cases could not be purged (${result.purged} were)`);
     return result;
   });
+  const erasure = new ErasureService(db, store, blobDeletions, app.log);
+  // A database restored from a backup older than an erasure gets it again (main.ts also runs it before listening).
+  housekeeping.add('erasureReplay', HOUR, () => erasure.replay());
   housekeeping.add('abandonedUploads', HOUR, async () => ({ discarded: await uploads.discardAbandoned() }));
   housekeeping.add('blobDeletions', HOUR, async () => ({ deleted: await blobDeletions.sweep() }));
   housekeeping.add('mailRetry', MINUTE, async () => ({ retried: await mailer.retryFailed() }));
@@ -379,6 +384,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
     webhooksModule(webhooks),
     appsModule(apps, demoMailbox),
     auditModule(new AuditService(db)),
+    erasureModule(erasure, cases),
   ];
   await app.register(
     async (api) => {

@@ -44,6 +44,8 @@ export async function main() {
   if (fresh && config.seedDemo) await seedDemo(db, config.demoPassword, config.region);
 
   const app = await buildApp({ config, db });
+  // Before the first answer: a database restored from a backup older than an erasure must not show the patient.
+  await app.housekeeping.run('erasureReplay');
   await app.listen({ port: config.port, host: config.host });
   // Metrics on a port of their own (closed with the app); on the main port they are a route (docs/operations.md).
   const metricsPort = config.metrics?.port;

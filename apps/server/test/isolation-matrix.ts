@@ -110,6 +110,8 @@ async function roleOf(w: World, o: Org, orgType?: number): Promise<string> {
 }
 const PRIVATE = ['clinic', 'lab', 'inner'] as const satisfies readonly Kind[];
 const ANY: readonly Kind[] = ['inner', 'clinic', 'lab', 'dealer', 'oem'];
+/** A clinic's administrators' calls about their patients; the super administrator holds every right and no case. */
+const CLINIC_AND_INNER = ['clinic', 'inner'] as const satisfies readonly Kind[];
 const post = (path: string, body?: unknown): MatrixRequest => ({ path, body });
 
 /** A fresh contact of clinic A, named in a request to `path`. */
@@ -147,6 +149,15 @@ async function freshCase(w: World, binned = false) {
   const caseCode = made.data.caseCode as string;
   if (binned) await w.h.call('case/delete', { token: clinic.token, body: { caseCodes: [caseCode] } });
   return caseCode;
+}
+
+/** An erasure of clinic A (of a case made for it), answering its certificate's code. */
+async function freshErasure(w: World) {
+  const made = await w.h.call('case/erase', {
+    token: a(w).clinic.token,
+    body: { caseCodes: [await freshCase(w)], reason: 'Matrix request' },
+  });
+  return made.data.erasureCode as string;
 }
 
 /** A share of clinic A's own case, made for a call whose owner's use ends it. */
@@ -694,6 +705,36 @@ export const ISOLATION_MATRIX: Record<string, MatrixEntry> = {
     }),
   },
   caseRecycleBinEmpty: { callers: PRIVATE, note: "empties the caller's own bin" },
+  caseErase: {
+    callers: CLINIC_AND_INNER,
+    note: "the clinic's administrators erase their own patients' data",
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/erase', { caseCodes: [await freshCase(w)], reason: 'Matrix request' }),
+    }),
+  },
+  caseErasureList: { callers: CLINIC_AND_INNER, probe: () => post('case/erasure/list', {}) },
+  caseErasureGet: {
+    callers: CLINIC_AND_INNER,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/erasure/get', { erasureCode: await freshErasure(w) }),
+    }),
+  },
+  caseLegalHold: {
+    callers: CLINIC_AND_INNER,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/legalHold', { caseCode: await freshCase(w), reason: 'Matrix claim' }),
+    }),
+  },
+  caseLegalHoldRelease: {
+    callers: CLINIC_AND_INNER,
+    resource: async (w) => ({
+      owners: [a(w).clinic],
+      request: post('case/legalHold/release', { caseCode: await freshCase(w) }),
+    }),
+  },
   dentistList: { callers: PRIVATE, probe: () => post('dentist/list') },
   dentistSave: {
     callers: PRIVATE,

@@ -19,13 +19,21 @@ let paged: Operation[];
 beforeAll(async () => {
   h = await createHarness();
   w = await buildWorld(h);
-  // What the world does not hold already: a case in the recycle bin and entries of the update log.
+  // What the world does not hold already: a case in the recycle bin, erasures and entries of the update log.
   const clinic = w.pairs[0].clinic;
   const made = await h.call('case/create', {
     token: clinic.token,
     body: { name: 'Recycled', patientName: 'Page Test' },
   });
   await h.call('case/delete', { token: clinic.token, body: { caseCodes: [made.data.caseCode] } });
+  // Two erasures of the clinic's patients, for their certificates' list.
+  for (const name of ['Erased one', 'Erased two']) {
+    const erased = await h.call('case/create', { token: clinic.token, body: { name, patientName: 'Page Erased' } });
+    await h.call('case/erase', {
+      token: clinic.token,
+      body: { caseCodes: [erased.data.caseCode], reason: 'Paging request' },
+    });
+  }
   // Two minutes of an app's calls for the clinic's member (the log is written by the server as apps call).
   const app = await h.call('app/create', {
     token: w.inner.token,

@@ -56,6 +56,19 @@ describe.each(stores)('blob store: %s', (_name, make) => {
     expect(await store.size('exports/test.zip')).toBeNull();
   });
 
+  it('lists a listed folder in name order, the erasure ledger (none before the first entry)', async () => {
+    const store = make();
+    const before = await store.list('erasures');
+    const names = [`b${Date.now()}`, `a${Date.now()}`];
+    for (const n of names) await store.write(`erasures/${n}.json`, Readable.from([Buffer.from('{}')]));
+    await store.write('exports/beside.zip', Readable.from([Buffer.from('x')]));
+    const listed = await store.list('erasures');
+    expect(listed.filter((k) => !before.includes(k))).toEqual(names.map((n) => `erasures/${n}.json`).sort());
+    for (const n of names) await store.delete(`erasures/${n}.json`);
+    await store.delete('exports/beside.zip');
+    expect(await store.list('erasures')).toEqual(before);
+  });
+
   it('refuses keys that could escape the store', async () => {
     const store = make();
     for (const key of ['../etc/passwd', 'uploads/../../x', '/abs', 'other/x', 'uploads/a/b']) {

@@ -51,5 +51,7 @@ export const Permission = {
   AppAudit: 'app:audit',
   /** Reading and exporting the patient-data access log (clinic and laboratory administrators). */
   AuditRead: 'audit:read',
+  /** Erasing a patient's data on request, and the legal holds that stop it (clinic administrators). */
+  PatientErase: 'patient:erase',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];

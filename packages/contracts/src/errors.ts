@@ -90,6 +90,7 @@ export const ERRORS = {
   APP_STATUS_CONFLICT: { code: 2097, status: 409, key: 'appStatusConflict' },
   IDEMPOTENCY_KEY_REUSED: { code: 2098, status: 422, key: 'idempotencyKeyReused' },
   IDEMPOTENCY_PENDING: { code: 2099, status: 409, key: 'idempotencyPending' },
+  LEGAL_HOLD: { code: 2100, status: 409, key: 'legalHold' },
   ORDER_REMAKE_NOT_ALLOWED: { code: 2058, status: 409, key: 'orderRemakeNotAllowed' },
   ORDER_REMAKE_EXISTS: { code: 2059, status: 409, key: 'orderRemakeExists' },
   ACCOUNT_ALREADY_RENAMED: { code: 2070, status: 409, key: 'accountAlreadyRenamed' },

@@ -30,3 +30,4 @@ export * from './api/annotations.js';
 export * from './api/webhooks.js';
 export * from './api/apps.js';
 export * from './api/audit.js';
+export * from './api/erasure.js';

@@ -118,6 +118,8 @@ export const TABLE_OWNERS = {
   // 0048_idempotency_keys
   /** The answers of keyed writes, replayed to a retry (`platform/idempotency.ts`). */
   idempotency_keys: 'platform',
+  // 0049_erasure
+  erasures: 'erasure',
 } as const satisfies Record<string, string>;
 
 export type Table = keyof typeof TABLE_OWNERS;

@@ -1,10 +1,16 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { DataStore } from '@tus/server';
 import { S3Store } from '@tus/s3-store';
-import { checkKey, type BlobStore } from './storage.js';
+import { checkKey, type BlobStore, type ListedFolder } from './storage.js';
 
 /** Any S3-compatible store. Its own module, so the SDK is loaded only by a server configured for it. */
 export interface S3Options {
@@ -79,6 +85,18 @@ export class S3BlobStore implements BlobStore {
         await this.client
           .send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: companion }))
           .catch(() => undefined);
+  }
+  async list(folder: ListedFolder) {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: `${folder}/`, ContinuationToken: token }),
+      );
+      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys.sort();
   }
   async presignedGet(key: string, fileName: string, ttlSeconds: number) {
     return getSignedUrl(

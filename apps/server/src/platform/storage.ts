@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,11 +28,15 @@ export interface BlobStore {
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
+  /** The keys under a folder that is listed whole (the erasure ledger), in name order. */
+  list(folder: ListedFolder): Promise<string[]>;
   /** A pre-signed URL for direct download, where the store offers one (S3); null for the local store. */
   presignedGet(key: string, fileName: string, ttlSeconds: number): Promise<string | null>;
 }
 
-const KEY = /^(uploads|viewer|exports|attachments|organizations|reports)\/[A-Za-z0-9._-]{1,200}$/;
+const KEY = /^(uploads|viewer|exports|attachments|organizations|reports|erasures)\/[A-Za-z0-9._-]{1,200}$/;
+/** Folders read by listing: small, and never holding what a client names. */
+export type ListedFolder = 'erasures';
 export function checkKey(key: string) {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
 }
@@ -82,6 +86,16 @@ export class LocalStore implements BlobStore {
     await rm(path, { force: true });
     // The tus file store keeps the upload's metadata beside it.
     if (key.startsWith('uploads/')) await rm(`${path}.json`, { force: true });
+  }
+  async list(folder: ListedFolder) {
+    const names = await readdir(join(this.root, folder)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    return names
+      .filter((n) => !n.endsWith('.part'))
+      .sort()
+      .map((n) => `${folder}/${n}`);
   }
   async presignedGet() {
     return null;

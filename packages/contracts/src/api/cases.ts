@@ -92,7 +92,12 @@ export const CaseSummary = z.object({
   deletedAt: z.string().nullable(),
 });
 export type CaseSummary = z.infer<typeof CaseSummary>;
-export const CaseDetail = CaseSummary.extend({ memo: z.string().nullable(), files: z.array(CaseFile) });
+export const CaseDetail = CaseSummary.extend({
+  memo: z.string().nullable(),
+  /** Set while the law requires keeping the case: it cannot be erased or purged (docs/product-decisions.md). */
+  legalHold: z.object({ reason: z.string(), heldAt: z.string() }).nullable(),
+  files: z.array(CaseFile),
+});
 export type CaseDetail = z.infer<typeof CaseDetail>;
 export const CaseListResult = z.object({ total: z.number(), list: z.array(CaseSummary) });
 

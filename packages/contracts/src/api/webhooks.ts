@@ -12,6 +12,8 @@ export const WEBHOOK_EVENTS = [
   'order.message',
   'case.created',
   'case.status',
+  /** The clinic erased the case's patient data on request: delete what you keep of it. */
+  'case.erased',
   'file.added',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

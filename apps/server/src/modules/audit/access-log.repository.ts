@@ -92,6 +92,18 @@ const SELECT = `SELECT l.id::text AS id, ${sqlIsoTime('l.at')} AS at, l.action, 
 
 /** The patient-data access log (`access_log`): appended to, never changed (the table's triggers refuse it). */
 export const accessLogRepository = {
+  /** The apps (client IDs) that read any of the cases or listed the organization's patients. */
+  async appsThatRead(db: Queryable, orgId: number, caseIds: number[]) {
+    const rows = await db.query<{ code: string }>(
+      `SELECT DISTINCT a.code
+         FROM access_log l JOIN oauth_apps a ON a.id = l.app_id
+        WHERE l.app_id IS NOT NULL
+          AND (l.case_id = ANY ($2::bigint[]) OR (l.owner_org_id = $1 AND l.action IN ('case.list', 'order.list')))
+        ORDER BY a.code`,
+      [orgId, caseIds],
+    );
+    return rows.map((r) => r.code);
+  },
   async insert(db: Queryable, e: AccessRecord) {
     await db.query(
       `INSERT INTO access_log (owner_org_id, action, actor_user_id, actor_org_id, app_id, share_id, case_id, order_id,

@@ -38,6 +38,11 @@ export type AccessSubject = Pick<
 export class AccessLog {
   constructor(private readonly db: Db) {}
 
+  /** The apps that took copies of the cases (read them, or listed the organization's patients). */
+  static appsThatRead(db: Queryable, orgId: number, caseIds: number[]) {
+    return accessLogRepository.appsThatRead(db, orgId, caseIds);
+  }
+
   /** A member's (or an app's) read. */
   read(reader: Reader, subject: AccessSubject, db: Queryable = this.db) {
     return accessLogRepository.insert(db, this.entry(reader, subject));

@@ -21,6 +21,8 @@ export interface CaseRow {
   size: string;
   created_at: string;
   deleted_at: string | null;
+  legal_hold_reason: string | null;
+  legal_hold_at: string | null;
 }
 
 const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
@@ -34,7 +36,7 @@ const SORT_COLUMNS: Record<CaseListQuery['sortField'], string> = {
 const COLUMNS = `c.id, c.code, c.organization_id, c.name, c.patient_name, c.patient_id, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date,
        ${sqlIsoTime('c.scan_date')} AS scan_date, c.dentist_id, d.name AS dentist_name, c.treatments, c.memo, c.status,
        dv.serial_number AS device_serial, ${sqlIsoTime('c.created_at')} AS created_at, ${sqlIsoTime('c.deleted_at')} AS deleted_at,
-       c.file_count, c.file_bytes AS size`;
+       c.file_count, c.file_bytes AS size, c.legal_hold_reason, ${sqlIsoTime('c.legal_hold_at')} AS legal_hold_at`;
 const JOINS = `LEFT JOIN dentists d ON d.id = c.dentist_id LEFT JOIN devices dv ON dv.id = c.device_id`;
 const SELECT = `SELECT ${COLUMNS} FROM cases c ${JOINS}`;
 
@@ -285,11 +287,72 @@ export const casesRepository = {
     return db.query<{ id: number }>(
       `SELECT id
          FROM cases
-        WHERE deleted_at IS NOT NULL AND purged_at IS NULL
+        WHERE deleted_at IS NOT NULL AND purged_at IS NULL AND legal_hold_reason IS NULL
           AND ($1::bigint IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR code = ANY ($2::text[]))
           AND ($3::timestamptz IS NULL OR deleted_at < $3)
         ORDER BY id`,
       [where.orgId ?? null, where.codes ?? null, where.before ?? null],
+    );
+  },
+  /**
+   * An organization's cases to erase, locked: live, binned or purged (a purged tombstone still names the patient),
+   * not erased yet; with whether orders name them and their legal hold.
+   */
+  async lockForErasure(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{
+      id: number;
+      code: string;
+      file_count: number;
+      file_bytes: string;
+      legal_hold_reason: string | null;
+      has_orders: boolean;
+    }>(
+      `SELECT id, code, file_count, file_bytes, legal_hold_reason,
+              EXISTS (SELECT 1 FROM orders o WHERE o.case_id = cases.id) AS has_orders
+         FROM cases
+        WHERE organization_id = $1 AND code = ANY ($2::text[]) AND erased_at IS NULL
+        ORDER BY id
+          FOR UPDATE`,
+      [orgId, codes],
+    );
+  },
+  /** Cases by id that are not erased yet (an erasure's replay after a restore). */
+  async notErased(db: Queryable, orgId: number, ids: number[]) {
+    return db.query<{ code: string }>(
+      `SELECT code FROM cases WHERE organization_id = $1 AND id = ANY ($2::bigint[]) AND erased_at IS NULL ORDER BY id`,
+      [orgId, ids],
+    );
+  },
+  /**
+   * An erased case that orders name: a tombstone without the patient (the laboratory keeps its order), hidden from
+   * every case screen.
+   */
+  async markErased(db: Queryable, caseId: number) {
+    return db.query<ChangedCase>(
+      `UPDATE cases
+          SET name = '', patient_name = '', patient_id = NULL, birth_date = NULL, memo = NULL, treatments = '{}',
+              file_count = 0, file_bytes = 0, erased_at = now(), purged_at = COALESCE(purged_at, now()),
+              deleted_at = COALESCE(deleted_at, now()), updated_at = now()
+        WHERE id = $1 ${CHANGED}`,
+      [caseId],
+    );
+  },
+  /** Sets or releases (null) a live or binned case's legal hold; answers the case when it exists. */
+  async setLegalHold(db: Queryable, orgId: number, code: string, hold: { reason: string; userId: number } | null) {
+    const [row] = await db.query<{ code: string; legal_hold_reason: string | null; legal_hold_at: string | null }>(
+      `UPDATE cases
+          SET legal_hold_reason = $3, legal_hold_by = $4, legal_hold_at = CASE WHEN $3::text IS NULL THEN NULL ELSE now() END
+        WHERE organization_id = $1 AND code = $2 AND purged_at IS NULL
+        RETURNING code, legal_hold_reason, ${sqlIsoTime('legal_hold_at')} AS legal_hold_at`,
+      [orgId, code, hold?.reason ?? null, hold?.userId ?? null],
+    );
+    return row;
+  },
+  /** Which of the organization's binned cases a legal hold keeps (a purge by code refuses them). */
+  async heldOf(db: Queryable, orgId: number, codes: string[]) {
+    return db.query<{ code: string }>(
+      `SELECT code FROM cases WHERE organization_id = $1 AND code = ANY ($2::text[]) AND legal_hold_reason IS NOT NULL`,
+      [orgId, codes],
     );
   },
   /** Locks one binned case for its purge; skipped when another process is purging it. */
@@ -297,7 +360,7 @@ export const casesRepository = {
     const [row] = await db.query<{ id: number; has_orders: boolean }>(
       `SELECT id, EXISTS (SELECT 1 FROM orders o WHERE o.case_id = cases.id) AS has_orders
          FROM cases
-        WHERE id = $1 AND deleted_at IS NOT NULL AND purged_at IS NULL
+        WHERE id = $1 AND deleted_at IS NOT NULL AND purged_at IS NULL AND legal_hold_reason IS NULL
           FOR UPDATE SKIP LOCKED`,
       [caseId],
     );

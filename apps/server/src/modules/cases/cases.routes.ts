@@ -136,7 +136,7 @@ export function casesModule(p: Platform, cases: CasesService): Module {
             body: CaseCodesBody,
             response: { 200: Count },
           },
-          config: { ...edit, errors: ['NOT_FOUND'] },
+          config: { ...edit, errors: ['NOT_FOUND', 'LEGAL_HOLD'] },
         },
         async (request) => {
           const { purged } = await cases.purge({ orgId: request.auth.organizationId, codes: request.body.caseCodes });

@@ -68,7 +68,7 @@ type CaseInput = Omit<CreateCaseBody, 'treatments'> & { treatments: string[] };
 async function changed(
   tx: Queryable,
   cases: Array<{ code: string; organization_id: number; status?: string }>,
-  change: 'created' | 'updated' | 'binned' | 'restored' | 'status' | 'files',
+  change: 'created' | 'updated' | 'binned' | 'restored' | 'status' | 'files' | 'erased',
 ) {
   await EventsService.record(
     tx,
@@ -118,6 +118,26 @@ export class CasesService {
   /** Files came (positive) or went (negative): the case's file count and bytes follow. */
   static async filesChanged(tx: Queryable, caseId: number, count: number, bytes: number) {
     await changed(tx, await casesRepository.addFiles(tx, caseId, count, bytes), 'files');
+  }
+
+  /** An erasure (in its transaction): the cases named, locked, that are not erased yet. */
+  static lockForErasure(tx: Queryable, orgId: number, codes: string[]) {
+    return casesRepository.lockForErasure(tx, orgId, codes);
+  }
+
+  /** Of an erasure's cases (by id), those not erased: what a restored older backup brought back. */
+  static notErased(db: Queryable, orgId: number, ids: number[]) {
+    return casesRepository.notErased(db, orgId, ids);
+  }
+
+  /**
+   * Erases a case whose files, reports and shares went in the same transaction: a tombstone without the patient
+   * when orders name it, else the row goes. Open screens and webhooks hear of it (`case.erased`).
+   */
+  static async erase(tx: Queryable, c: { id: number; code: string; has_orders: boolean }, orgId: number) {
+    if (c.has_orders) await casesRepository.markErased(tx, Number(c.id));
+    else await casesRepository.delete(tx, Number(c.id));
+    await changed(tx, [{ code: c.code, organization_id: orgId }], 'erased');
   }
 
   /** An organization's purge: every case it has. */
@@ -171,7 +191,8 @@ export class CasesService {
     const row = await casesRepository.find(this.db, orgId, code);
     if (!row) fail('NOT_FOUND');
     const files = await this.files.byCase(this.db, Number(row.id));
-    return { row, detail: { ...toSummary(row), memo: row.memo, files: files.map(toCaseFile) } };
+    const legalHold = row.legal_hold_reason ? { reason: row.legal_hold_reason, heldAt: row.legal_hold_at! } : null;
+    return { row, detail: { ...toSummary(row), memo: row.memo, legalHold, files: files.map(toCaseFile) } };
   }
 
   /** The id of a live case of the organization, or 404 (a share names the case by it). */
@@ -295,6 +316,13 @@ export class CasesService {
    * without files, so the laboratory's orders stay readable. Answers how many were purged and how many failed.
    */
   async purge(where: { orgId?: number; codes?: string[]; before?: Date }): Promise<{ purged: number; failed: number }> {
+    // Named cases under a legal hold are refused, not skipped in silence (a bin emptied whole keeps them).
+    if (
+      where.orgId !== undefined &&
+      where.codes &&
+      (await casesRepository.heldOf(this.db, where.orgId, where.codes)).length
+    )
+      fail('LEGAL_HOLD');
     const cases = await casesRepository.binned(this.db, where);
     let purged = 0;
     let failed = 0;
@@ -319,6 +347,16 @@ export class CasesService {
       }
     }
     return { purged, failed };
+  }
+
+  /** Sets (with its reason) or releases (null) a case's legal hold: while held it is neither erased nor purged. */
+  async setLegalHold(orgId: number, userId: number, code: string, reason: string | null) {
+    const row = await casesRepository.setLegalHold(this.db, orgId, code, reason === null ? null : { reason, userId });
+    if (!row) fail('NOT_FOUND');
+    return {
+      caseCode: row.code,
+      legalHold: row.legal_hold_reason ? { reason: row.legal_hold_reason, heldAt: row.legal_hold_at! } : null,
+    };
   }
 
   /** A scanner says its scan is complete: uploaded when every file arrived, else scan completed. */

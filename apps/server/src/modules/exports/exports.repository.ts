@@ -113,6 +113,15 @@ export const exportsRepository = {
       [caseIds],
     );
   },
+  /** The organization's exports holding any of the cases (an erasure): answers their codes and stored keys. */
+  async deleteHolding(db: Queryable, organizationId: number, caseIds: number[]) {
+    return db.query<{ code: string; key: string | null }>(
+      `DELETE FROM exports
+        WHERE organization_id = $1 AND case_ids && $2::bigint[]
+        RETURNING code, storage_key AS key`,
+      [organizationId, caseIds],
+    );
+  },
   /** Every export of an organization that is being purged; answers the stored keys of those that were packed. */
   async deleteOfOrganization(db: Queryable, organizationId: number) {
     const rows = await db.query<{ key: string | null }>(

@@ -31,6 +31,11 @@ function safeSegment(s: string) {
  * case with a short summary and the files, streamed from the store into the store, never held whole.
  */
 export class ExportsService {
+  /** Static, for an erasure (in its transaction): the bundles that hold any of the cases go whole. */
+  static deleteHolding(tx: Queryable, organizationId: number, caseIds: number[]) {
+    return exportsRepository.deleteHolding(tx, organizationId, caseIds);
+  }
+
   /** Static, for the purge of a closed organization (in its transaction): its exports; answers their stored keys. */
   static deleteOfOrganization(tx: Queryable, organizationId: number) {
     return exportsRepository.deleteOfOrganization(tx, organizationId);

@@ -62,6 +62,13 @@ export class FilesService {
     await storageRepository.add(tx, orgId, bytes);
   }
 
+  /** Bytes another module stored for organizations (report snapshots, order attachments) went: their storage follows. */
+  static async release(tx: Queryable, stored: Array<{ orgId: number; size: number }>) {
+    const perOrg = new Map<number, number>();
+    for (const s of stored) perOrg.set(s.orgId, (perOrg.get(s.orgId) ?? 0) + s.size);
+    for (const [orgId, bytes] of perOrg) await storageRepository.add(tx, orgId, -bytes);
+  }
+
   /** Other organizations get the bytes of their attachments on these orders back (the orders go with `orgId`). */
   static releaseAttachments(tx: Queryable, orderIds: number[], orgId: number) {
     return storageRepository.releaseAttachments(tx, orderIds, orgId);

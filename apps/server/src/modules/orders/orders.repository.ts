@@ -119,6 +119,12 @@ function pageSql(side: Side, orgId: number, f: OrderFilter, limit: number, offse
 }
 
 export const ordersRepository = {
+  /** A case's orders, either side's (an erasure keeps them without the patient). */
+  async ofCase(db: Queryable, caseId: number) {
+    return db.query<{ id: number; code: string }>(`SELECT id, code FROM orders WHERE case_id = $1 ORDER BY id`, [
+      caseId,
+    ]);
+  },
   /** Every order the organization is a party to (as clinic or laboratory), with its attachments' stored keys. */
   async ofOrganization(db: Queryable, organizationId: number) {
     const ids = (
@@ -519,6 +525,14 @@ const ATTACHMENTS = `SELECT a.*, og.name AS organization_name FROM order_attachm
 
 /** Files either side attaches to an order, with the name of the organization that attached each. */
 export const attachmentsRepository = {
+  /** The attachments of some orders (an erasure): answers who was charged for each, its size and stored key. */
+  async deleteOfOrders(db: Queryable, orderIds: number[]) {
+    const rows = await db.query<{ organization_id: number; size: string; storage_key: string }>(
+      `DELETE FROM order_attachments WHERE order_id = ANY ($1::bigint[]) RETURNING organization_id, size, storage_key`,
+      [orderIds],
+    );
+    return rows.map((r) => ({ orgId: Number(r.organization_id), size: Number(r.size), key: r.storage_key }));
+  },
   async listByOrder(db: Queryable, orderId: number) {
     return db.query<AttachmentRow>(`${ATTACHMENTS} WHERE a.order_id = $1 ORDER BY a.id`, [orderId]);
   },

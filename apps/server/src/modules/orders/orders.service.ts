@@ -34,7 +34,13 @@ import { EventsService } from '../events/events.service.js';
 import { labHasScans, threadIsOpen } from './lab-scans.js';
 import { toAttachment, type OrderAttachments } from './order-attachments.js';
 import type { OrderNotifier } from './order-notifier.js';
-import { ordersRepository, type OrderFilter, type OrderRow, type Side } from './orders.repository.js';
+import {
+  attachmentsRepository,
+  ordersRepository,
+  type OrderFilter,
+  type OrderRow,
+  type Side,
+} from './orders.repository.js';
 import { sideOf } from './side.js';
 import type { AccessLog, Reader } from '../audit/access-log.js';
 
@@ -81,6 +87,18 @@ export class OrdersService {
   /** The organization's newest orders on its side (the dashboard's), as rows. */
   static recent(db: Queryable, side: Side, organizationId: number, limit: number) {
     return ordersRepository.page(db, side, organizationId, { sortOrder: 'desc' }, limit, 0);
+  }
+
+  /** A case's orders, and their attachments deleted (an erasure, in its transaction; the orders stay). */
+  static async eraseOfCase(tx: Queryable, caseId: number) {
+    const orders = await ordersRepository.ofCase(tx, caseId);
+    const attachments = orders.length
+      ? await attachmentsRepository.deleteOfOrders(
+          tx,
+          orders.map((o) => Number(o.id)),
+        )
+      : [];
+    return { orderCodes: orders.map((o) => o.code), attachments };
   }
 
   /** Deletes orders and all that hangs on them (events, attachments, messages, notifications). */

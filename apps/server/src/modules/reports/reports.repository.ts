@@ -48,6 +48,18 @@ const SELECT_REPORT = `
     LEFT JOIN report_versions v ON v.report_id = r.id AND v.version = r.version`;
 
 export const reportsRepository = {
+  /**
+   * A case's reports with their snapshots (an erasure; the snapshots' trigger gives their bytes back): answers how
+   * many reports went and the snapshots' stored keys.
+   */
+  async deleteOfCase(db: Queryable, caseId: number) {
+    const snapshots = await db.query<{ storage_key: string }>(
+      `SELECT s.storage_key FROM report_snapshots s JOIN reports r ON r.id = s.report_id WHERE r.case_id = $1`,
+      [caseId],
+    );
+    const reports = await db.query(`DELETE FROM reports WHERE case_id = $1 RETURNING id`, [caseId]);
+    return { reports: reports.length, snapshotKeys: snapshots.map((s) => s.storage_key) };
+  },
   /** A live case of the organization. */
   async findCase(db: Queryable, orgId: number, caseCode: string) {
     const [row] = await db.query<{ id: number }>(

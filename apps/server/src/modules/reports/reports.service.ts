@@ -12,7 +12,7 @@ import {
   type ReportView,
   type SnapshotView,
 } from '@portal/contracts';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import type { BlobDeletions } from '../../platform/blob-deletions.js';
 import { fail, invalidField } from '../../platform/errors.js';
 import { newCode } from '../../platform/crypto.js';
@@ -47,6 +47,11 @@ export function reportLabels(language: string): Record<string, string> {
 }
 
 export class ReportsService {
+  /** Static, for an erasure (in its transaction): the case's reports with their versions and snapshots. */
+  static deleteOfCase(tx: Queryable, caseId: number) {
+    return reportsRepository.deleteOfCase(tx, caseId);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly store: BlobStore,

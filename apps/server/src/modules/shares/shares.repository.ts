@@ -27,6 +27,18 @@ export interface PublicShareRow extends ShareRow {
 }
 
 export const sharesRepository = {
+  /** The share links of a case, of its reports and of its orders (an erasure); answers how many went. */
+  async deleteOfCase(db: Queryable, caseId: number) {
+    const rows = await db.query(
+      `DELETE FROM shares
+        WHERE (resource_type = 'case' AND resource_id = $1)
+           OR (resource_type = 'report' AND resource_id IN (SELECT id FROM reports WHERE case_id = $1))
+           OR (resource_type = 'order' AND resource_id IN (SELECT id FROM orders WHERE case_id = $1))
+        RETURNING id`,
+      [caseId],
+    );
+    return rows.length;
+  },
   async insert(
     db: Queryable,
     s: {

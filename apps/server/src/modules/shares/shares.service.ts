@@ -16,7 +16,7 @@ import {
 } from '@portal/contracts';
 import type { Config } from '../../config.js';
 import type { AuthContext, Permissions } from '../../platform/auth.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { fail, invalidField } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
@@ -94,6 +94,11 @@ function ended(share: { resource_type: ShareResourceType; organization_name: str
  * working at once.
  */
 export class SharesService {
+  /** Static, for an erasure (in its transaction): every link to the case, its reports and its orders. */
+  static deleteOfCase(tx: Queryable, caseId: number) {
+    return sharesRepository.deleteOfCase(tx, caseId);
+  }
+
   constructor(
     private readonly db: Db,
     private readonly cases: CasesService,

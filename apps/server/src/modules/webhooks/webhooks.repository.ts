@@ -62,6 +62,14 @@ const DELIVERY = `d.id::int8 AS id, d.code, d.endpoint_id::int8 AS endpoint_id, 
   d.status, d.attempts, ${iso('d.next_attempt_at', 'next_attempt_at')}, ${iso('d.created_at', 'created_at')}`;
 
 export const webhooksRepository = {
+  /** The organization's enabled endpoints that receive an event type. */
+  async countReceiving(db: Queryable, organizationId: number, event: string) {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1 AND enabled AND $2 = ANY (events)`,
+      [organizationId, event],
+    );
+    return row?.n ?? 0;
+  },
   async list(db: Queryable, organizationId: number) {
     return db.query<EndpointRow>(`SELECT ${ENDPOINT} FROM webhook_endpoints e WHERE organization_id = $1 ORDER BY id`, [
       organizationId,

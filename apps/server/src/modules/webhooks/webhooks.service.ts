@@ -59,6 +59,8 @@ export function webhookEventOf(
       return { type: 'order.message', data: { orderCode: subject ?? undefined, status: text(data.status) } };
     case 'case.changed': {
       const change = text(data.change);
+      // An erasure asks receivers to delete what they keep of the case.
+      if (change === 'erased') return { type: 'case.erased', data: { caseCode: subject ?? undefined } };
       if (change !== 'created' && change !== 'status') return undefined;
       return {
         type: change === 'created' ? 'case.created' : 'case.status',
@@ -113,6 +115,11 @@ export function outcomeOf(result: SendResult, attempt: number, replay: boolean):
  * events into signed deliveries, and the delivery job with its retries.
  */
 export class WebhooksService {
+  /** Static: how many of the organization's endpoints will receive an event type (an erasure's certificate). */
+  static countReceiving(db: Queryable, organizationId: number, event: WebhookEvent) {
+    return repo.countReceiving(db, organizationId, event);
+  }
+
   private readonly policy: AddressPolicy;
   private dispatching: Promise<number> | undefined;
   private dispatchAgain = false;

@@ -11,6 +11,8 @@ export const caseKeys = {
   list: (q: CaseQuery) => ['cases', 'list', q] as const,
   details: ['cases', 'detail'] as const,
   detail: (caseCode: string) => ['cases', 'detail', caseCode] as const,
+  /** A patient's live cases (an erasure's choice), by patient ID or name. */
+  patient: (keyword: string) => ['cases', 'list', 'patient', keyword] as const,
   recycle: (q: RecycleQuery) => ['cases', 'recycle', q] as const,
   export: (exportCode: string | null) => ['cases', 'export', exportCode] as const,
   annotations: (caseCode: string) => ['cases', 'annotations', caseCode] as const,

@@ -9,6 +9,7 @@ import { createCase } from './createCase';
 import { deleteCases } from './deleteCases';
 import { deleteFile } from './deleteFile';
 import { emptyRecycleBin } from './emptyRecycleBin';
+import { eraseCases, releaseLegalHold, setLegalHold, type Certificate, type LegalHoldState } from './erasure';
 import { caseKeys } from './keys';
 import { purgeCases } from './purgeCases';
 import { restoreCases } from './restoreCases';
@@ -26,6 +27,25 @@ function refreshCases(qc: QueryClient) {
 function refreshFiles(qc: QueryClient) {
   void invalidateWork(qc);
   void qc.invalidateQueries({ queryKey: storageKeys.all });
+}
+
+/** Erases a patient's cases (answers the certificate): like a purge, everything about the cases is fetched again. */
+export function useEraseCases(reactions?: Reactions<Certificate, { caseCodes: string[]; reason: string }>) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...withRefresh(reactions, { settled: () => refreshCases(qc) }),
+    mutationFn: (v: { caseCodes: string[]; reason: string }) => eraseCases(v.caseCodes, v.reason),
+  });
+}
+
+/** Sets (with its reason) or releases (null) a case's legal hold: its page and lists are fetched again. */
+export function useLegalHold(reactions?: Reactions<LegalHoldState, { caseCode: string; reason: string | null }>) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...withRefresh(reactions, { settled: () => void qc.invalidateQueries({ queryKey: caseKeys.all }) }),
+    mutationFn: (v: { caseCode: string; reason: string | null }) =>
+      v.reason === null ? releaseLegalHold(v.caseCode) : setLegalHold(v.caseCode, v.reason),
+  });
 }
 
 /** Moves cases to the recycle bin. */

@@ -1,5 +1,18 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Empty, List, Popconfirm, Result, Space, Spin, Tag, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  List,
+  Popconfirm,
+  Result,
+  Space,
+  Spin,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
@@ -28,6 +41,7 @@ import { uploadIntoCase } from '../lib/caseUpload';
 import type { UploadFailure } from '../lib/upload';
 import { CASE_LIST_PATH } from '../lib/paths';
 import { SendToLabButton } from '../../orders';
+import { PatientDataActions } from '../components/PatientDataActions';
 import { SharesCard } from '../../shares';
 import { CaseReportsCard } from '../../reports';
 import { downloadUrl } from '../../../lib/download';
@@ -126,6 +140,13 @@ export default function CaseDetailPage() {
             </Link>
             <span data-testid="case-detail-name">{c.name}</span>
             <CaseStatusTag status={c.status} />
+            {c.legalHold && (
+              <Tooltip title={c.legalHold.reason}>
+                <Tag color="gold" data-testid="case-legal-hold">
+                  {t('erasure.held')}
+                </Tag>
+              </Tooltip>
+            )}
           </Space>
         }
         extra={
@@ -134,6 +155,9 @@ export default function CaseDetailPage() {
             <Button icon={<ExportOutlined aria-hidden />} data-testid="case-export" onClick={() => setExporting(true)}>
               {t('export.button')}
             </Button>
+            <Access permission="patient:erase">
+              <PatientDataActions c={c} />
+            </Access>
             <Access permission="case:edit">
               <Button
                 type="primary"

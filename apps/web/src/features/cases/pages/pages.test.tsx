@@ -32,6 +32,7 @@ const detail: CaseDetail = {
   createdAt: '2025-05-01T10:00:00Z',
   deletedAt: null,
   memo: 'note',
+  legalHold: null,
   files: [
     {
       fileCode: 'F1',
