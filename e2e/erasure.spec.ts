@@ -57,6 +57,11 @@ describe('erasing a patient', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await page.getByTestId('erase-typed').fill(patient.patientName);
     expect(await confirm.textContent()).toContain('Erase (2)');
+    // A write goes with an idempotency key, the same for its sending again after the password prompt.
+    const keys: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/v2/case/erase')) keys.push(r.headers()['idempotency-key'] ?? '');
+    });
     await confirm.click();
     // A sensitive action: the password is asked for first.
     const password = page.getByTestId('password-prompt-input');
@@ -66,6 +71,9 @@ describe('erasing a patient', () => {
 
     const certificate = page.getByTestId('erasure-certificate');
     await certificate.waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^web-[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
     expect(await certificate.textContent()).toContain('Cases erased2');
     const [download] = await Promise.all([
       page.waitForEvent('download'),

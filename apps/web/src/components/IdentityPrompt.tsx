@@ -33,7 +33,7 @@ export default function IdentityPrompt() {
     if (!password) return setError(t('required'));
     setBusy(true);
     try {
-      await http.post('user/checkIdentity', { password }, { silent: true });
+      await http.write('user/checkIdentity', { password }, { silent: true });
       finish(true);
     } catch (e) {
       setError(e instanceof ApiError ? e.msg : String(e));

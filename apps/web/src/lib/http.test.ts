@@ -188,6 +188,85 @@ describe('http client', () => {
     expect(hooks.toast).not.toHaveBeenCalled();
   });
 
+  it('sends a write with one idempotency key, and again with it after a lost answer; a read has none', async () => {
+    vi.useFakeTimers();
+    tokens.set('A1', 'R1');
+    try {
+      const sent: Array<string | undefined> = [];
+      let calls = 0;
+      route((_path, init) => {
+        sent.push((init.headers as Record<string, string>)['idempotency-key']);
+        calls += 1;
+        if (calls === 1) throw new TypeError('Failed to fetch');
+        if (calls === 2) return new Response('bad gateway', { status: 502, statusText: 'Bad Gateway' });
+        return ok('saved');
+      });
+      const saving = http.write('case/update', { caseCode: 'C1' });
+      await vi.runAllTimersAsync();
+      await expect(saving).resolves.toBe('saved');
+      expect(sent).toHaveLength(3);
+      expect(sent[0]).toMatch(/^web-[0-9a-f]{32}$/);
+      expect(new Set(sent).size).toBe(1);
+      expect(hooks.toast).not.toHaveBeenCalled();
+      expect(hooks.logout).not.toHaveBeenCalled();
+
+      // Another write has another key; a read has none and is not sent again.
+      sent.length = 0;
+      calls = 2;
+      await http.write('case/update', { caseCode: 'C1' });
+      route((_path, init) => {
+        sent.push((init.headers as Record<string, string>)['idempotency-key']);
+        throw new TypeError('Failed to fetch');
+      });
+      await expect(http.post('case/list', {})).rejects.toMatchObject({ code: -1 });
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/^web-/);
+      expect(sent[1]).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up a write after three sendings, and asks again while its first sending still runs', async () => {
+    vi.useFakeTimers();
+    tokens.set('A1', 'R1');
+    try {
+      route(() => {
+        throw new TypeError('Failed to fetch');
+      });
+      const lost = http.write('order/action', {});
+      const settled = expect(lost).rejects.toMatchObject({ code: -1 });
+      await vi.runAllTimersAsync();
+      await settled;
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(hooks.toast).toHaveBeenCalledTimes(1);
+
+      let calls = 0;
+      route(() =>
+        ++calls < 3 ? json({ code: 2099, msg: 'pending', data: { outcomeUnknown: false } }, 409) : ok('applied'),
+      );
+      const pending = http.write('order/action', {});
+      await vi.runAllTimersAsync();
+      await expect(pending).resolves.toBe('applied');
+      expect(calls).toBe(3);
+
+      // When the first sending's outcome is unknown (its process died), the person is told to check before trying again.
+      route(() => json({ code: 2099, msg: 'unknown', data: { outcomeUnknown: true } }, 409));
+      await expect(http.write('order/action', {})).rejects.toMatchObject({ code: 2099 });
+
+      // Signed out (a sign-in, a registration): no key, and a lost answer is not sent again.
+      tokens.clear();
+      route((_path, init) => {
+        expect((init.headers as Record<string, string>)['idempotency-key']).toBeUndefined();
+        throw new TypeError('Failed to fetch');
+      });
+      await expect(http.write('user/regist', {}, { auth: false })).rejects.toMatchObject({ code: -1 });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('passes attachments through as blobs', async () => {
     route(
       () =>

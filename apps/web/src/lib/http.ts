@@ -76,7 +76,18 @@ export interface RequestOptions {
   /** false for calls that must not trigger a token refresh (login, refresh itself). */
   auth?: boolean;
   timeoutMs?: number;
+  /**
+   * A write (`http.write`): sent with an Idempotency-Key made once for this call, so the call may be sent again after
+   * a lost connection, a time-out or a balancer's error page, and the server applies it once (docs/api.md).
+   */
+  write?: boolean;
 }
+
+/** How a write is sent again after its answer was lost: the waits before the second and third sending. */
+export const WRITE_RETRY_WAITS_MS = [500, 2_000] as const;
+/** How often a write whose first sending still runs is asked about again (1 s apart, as the server's Retry-After). */
+const PENDING_CHECKS = 10;
+const PENDING_WAIT_MS = 1_000;
 
 export interface Download {
   blob: Blob;
@@ -117,7 +128,7 @@ function filenameOf(disposition: string): string | null {
   return plain?.[1] ?? null;
 }
 
-async function send(path: string, opts: RequestOptions, accessToken: string): Promise<Raw> {
+async function send(path: string, opts: RequestOptions & { key?: string }, accessToken: string): Promise<Raw> {
   const method = opts.method ?? 'POST';
   let url = `${API_BASE}/${path.replace(/^\//, '')}`;
   if (opts.query) {
@@ -127,6 +138,7 @@ async function send(path: string, opts: RequestOptions, accessToken: string): Pr
     if (s) url += `?${s}`;
   }
   const h = headers(accessToken);
+  if (opts.key) h['idempotency-key'] = opts.key;
   const init: RequestInit = { method, headers: h };
   if (opts.body instanceof FormData) {
     // Multipart: no content-type, the browser sets multipart/form-data with its boundary.
@@ -226,28 +238,53 @@ function reauthOnce(): Promise<boolean> {
 interface Attempt {
   refreshed: boolean;
   reauthed: boolean;
+  /** A write's sendings after the first whose answer was lost, and its checks while the first still ran. */
+  resent: number;
+  pendingChecks: number;
 }
+
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Balancer pages (no envelope) that say the request may not have reached a process that answered. */
+const LOST_ANSWER_STATUSES = new Set([502, 503, 504]);
 
 /** The session this call was sent in is being ended, or already was: its refusal is old news. */
 function signedOutMeanwhile(sentToken: string | null): boolean {
   return hooks.signingOut() || (Boolean(sentToken) && !tokens.access());
 }
 
-async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Promise<T> {
+async function run<T>(path: string, opts: RequestOptions & { key?: string }, attempt: Attempt): Promise<T> {
   // Calls made while a refresh is running wait for it, then go out with the new token.
   if (refreshing && opts.auth !== false) await refreshing;
   const sentToken = tokens.access();
+  // A keyed write whose answer was lost is sent again with its key: applied once, whichever sending arrived.
+  const resend = async () => {
+    await wait(WRITE_RETRY_WAITS_MS[attempt.resent]!);
+    return run<T>(path, opts, { ...attempt, resent: attempt.resent + 1 });
+  };
+  const mayResend = Boolean(opts.key) && attempt.resent < WRITE_RETRY_WAITS_MS.length;
   let raw: Raw;
   try {
     raw = await send(path, opts, sentToken);
   } catch (err) {
     const e = err as ApiError;
+    if (mayResend) return resend();
     toast(e.code === CLIENT_CODES.timeout ? (hooks.translate('timeout') ?? 'timeout') : e.msg);
     throw e;
   }
   if (raw.download && raw.status < 400) return raw.download as T;
 
   const env = raw.envelope;
+  if (!env && mayResend && LOST_ANSWER_STATUSES.has(raw.status)) return resend();
+  // The first sending still runs: asked about again until it answers (its answer is then this one).
+  if (
+    env?.code === ERRORS.IDEMPOTENCY_PENDING.code &&
+    !(env.data as { outcomeUnknown?: boolean } | null)?.outcomeUnknown &&
+    attempt.pendingChecks < PENDING_CHECKS
+  ) {
+    await wait(PENDING_WAIT_MS);
+    return run<T>(path, opts, { ...attempt, pendingChecks: attempt.pendingChecks + 1 });
+  }
   if (!env) {
     if (raw.status === 401 && opts.auth !== false)
       return handle401<T>(path, opts, attempt, sentToken, null, raw.status);
@@ -296,7 +333,7 @@ async function run<T>(path: string, opts: RequestOptions, attempt: Attempt): Pro
 
 async function handle401<T>(
   path: string,
-  opts: RequestOptions,
+  opts: RequestOptions & { key?: string },
   attempt: Attempt,
   sentToken: string,
   error: ApiError | null,
@@ -313,8 +350,19 @@ async function handle401<T>(
   throw err;
 }
 
+/** 128 random bits (getRandomValues works on plain http too, where randomUUID does not). */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `web-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 export function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  return run<T>(path, opts, { refreshed: false, reauthed: false });
+  // One key for the whole call: its replays (a refreshed token, a confirmed password, a lost answer) are one write.
+  // Keys are the signed-in caller's (the server keeps them per user): a signed-out write (a sign-in, a registration)
+  // is not keyed, so it is never sent again. A multipart upload is not keyed either (stored whole or not at all).
+  const keyed = opts.write && opts.auth !== false && Boolean(tokens.access()) && !(opts.body instanceof FormData);
+  const key = keyed ? newKey() : undefined;
+  return run<T>(path, { ...opts, key }, { refreshed: false, reauthed: false, resent: 0, pendingChecks: 0 });
 }
 
 export const http = {
@@ -322,6 +370,9 @@ export const http = {
     request<T>(path, { ...opts, method: 'POST', body }),
   get: <T>(path: string, query?: RequestOptions['query'], opts: Omit<RequestOptions, 'method' | 'query'> = {}) =>
     request<T>(path, { ...opts, method: 'GET', query }),
+  /** A call that changes something (what a mutation sends): keyed, so it can be sent again safely. */
+  write: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body' | 'write'> = {}) =>
+    request<T>(path, { ...opts, method: 'POST', body, write: true }),
 };
 
 /** Uploads can take longer than an ordinary JSON call. */

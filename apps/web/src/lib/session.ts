@@ -110,7 +110,7 @@ export function logout(opts: { returnHere?: boolean; reason?: string } = {}): Pr
     const user = sessionStore.get().user;
     if (hasToken()) {
       try {
-        await http.post('user/logout', {}, { silent: true, auth: false });
+        await http.write('user/logout', {}, { silent: true, auth: false });
       } catch {
         /* the session ends locally anyway */
       }

@@ -39,7 +39,7 @@ const post = (path: string, body?: unknown) => {
 };
 
 export const httpModule = {
-  http: { post, get: () => pending() },
+  http: { post, write: post, get: () => pending() },
   /** Also a spy, for the options (silent) a form post was made with. */
   postForm: vi.fn((path: string, form: FormData, _opts?: object) => post(path, form)),
   ApiError: class ApiError extends Error {},

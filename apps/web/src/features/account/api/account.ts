@@ -11,12 +11,12 @@ export const getUserDetail = () => http.post<UserDetail>('user/getUserDetail');
 export const userDetailQuery = () => queryOptions({ queryKey: accountKeys.detail, queryFn: getUserDetail });
 
 // Silent: the form writes a refusal under the field it names (lib/formErrors).
-export const editUser = (body: EditUser) => http.post<UserDetail>('user/edit', body, { silent: true });
-export const editUsername = (account: string) => http.post<UserDetail>('user/edit_username', { account });
+export const editUser = (body: EditUser) => http.write<UserDetail>('user/edit', body, { silent: true });
+export const editUsername = (account: string) => http.write<UserDetail>('user/edit_username', { account });
 /** Asks for the password first when it was not given in the last 15 minutes (the http client prompts). */
-export const editEmail = (email: string) => http.post<{ pendingEmail: string }>('user/edit_email', { email });
+export const editEmail = (email: string) => http.write<{ pendingEmail: string }>('user/edit_email', { email });
 export const confirmEmailChange = (id: string) =>
-  http.post<{ email: string }>('user/edit_email/confirm', { id }, { auth: false, silent: true });
+  http.write<{ email: string }>('user/edit_email/confirm', { id }, { auth: false, silent: true });
 
 export function editAvatar(image: Blob): Promise<{ avatar: string }> {
   const form = new FormData();
@@ -26,4 +26,4 @@ export function editAvatar(image: Blob): Promise<{ avatar: string }> {
 
 /** The receive email tab: mails on or off, and station letters or SMS. */
 export const updateReceiving = (body: { receiveEmail?: boolean; msgReceiveType?: 'station' | 'sms' }) =>
-  http.post<unknown>('user/update', body);
+  http.write<unknown>('user/update', body);

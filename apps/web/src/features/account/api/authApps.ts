@@ -10,4 +10,4 @@ export const authAppsQuery = () =>
     queryKey: accountKeys.authApps,
     queryFn: () => http.post<{ list: AuthorizedApp[] }>('user/authApp/list'),
   });
-export const revokeAuthApp = (appCode: string) => http.post<null>('user/authApp/revoke', { appCode });
+export const revokeAuthApp = (appCode: string) => http.write<null>('user/authApp/revoke', { appCode });

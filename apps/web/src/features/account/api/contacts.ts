@@ -10,13 +10,13 @@ export const contactsQuery = () =>
     queryFn: () => http.post<{ list: CompanyContact[] }>('companyContact/list'),
   });
 export const addContact = (body: { userName: string; email: string }) =>
-  http.post<CompanyContact>('companyContact/add', body);
+  http.write<CompanyContact>('companyContact/add', body);
 export const resendContactMail = (contactCode: string) =>
-  http.post<CompanyContact>('companyContact/resendVerifyEmail', { contactCode });
-export const deleteContact = (contactCode: string) => http.post<null>('companyContact/delete', { contactCode });
+  http.write<CompanyContact>('companyContact/resendVerifyEmail', { contactCode });
+export const deleteContact = (contactCode: string) => http.write<null>('companyContact/delete', { contactCode });
 /** Public: the contact opens the mailed link. */
 export const verifyContact = (verifyCode: string) =>
-  http.post<{ organizationName: string; email: string }>(
+  http.write<{ organizationName: string; email: string }>(
     'companyContact/contactEmailVerify',
     { verifyCode },
     { auth: false, silent: true },

@@ -10,20 +10,20 @@ export type AppActivation = z.infer<typeof AppActivationSchema>;
 export const activationQuery = (sign: string) =>
   queryOptions({
     queryKey: appsKeys.activation(sign),
-    queryFn: () => http.post<AppActivation>('app/activation', { sign }, { auth: false, silent: true }),
+    queryFn: () => http.write<AppActivation>('app/activation', { sign }, { auth: false, silent: true }),
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
   });
 
 export const activateApp = (sign: string) =>
-  http.post<z.infer<typeof AppActivated>>('app/activate', { sign }, { auth: false, silent: true });
+  http.write<z.infer<typeof AppActivated>>('app/activate', { sign }, { auth: false, silent: true });
 
 /** Where the portal opens an app for the signed-in user (its registered launch address). */
 export const launchQuery = (appCode: string) =>
   queryOptions({
     queryKey: appsKeys.launch(appCode),
-    queryFn: () => http.post<z.infer<typeof AppLaunch>>('app/launch', { appCode }, { silent: true }),
+    queryFn: () => http.write<z.infer<typeof AppLaunch>>('app/launch', { appCode }, { silent: true }),
     staleTime: 0,
     gcTime: 0,
     retry: false,

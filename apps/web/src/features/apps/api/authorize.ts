@@ -12,7 +12,7 @@ export const interactionQuery = (uid: string | null, appid: string | null) =>
   queryOptions({
     queryKey: appsKeys.interaction(uid, appid),
     queryFn: () =>
-      http.post<AppInteraction>(
+      http.write<AppInteraction>(
         'app/interaction',
         { ...(uid ? { uid } : {}), ...(appid ? { appid } : {}) },
         {
@@ -24,5 +24,5 @@ export const interactionQuery = (uid: string | null, appid: string | null) =>
     retry: false,
   });
 
-export const consentToApp = (uid: string) => http.post<Done>('app/consent', { uid }, { silent: true });
-export const denyApp = (uid: string) => http.post<Done>('app/deny', { uid }, { silent: true });
+export const consentToApp = (uid: string) => http.write<Done>('app/consent', { uid }, { silent: true });
+export const denyApp = (uid: string) => http.write<Done>('app/deny', { uid }, { silent: true });

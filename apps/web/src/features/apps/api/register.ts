@@ -15,8 +15,8 @@ export const registeredAppsQuery = () =>
     queryFn: () => http.post<{ list: RegisteredApp[] }>('app/list'),
   });
 
-export const registerApp = (body: NewApp) => http.post<AppCreated>('app/create', body);
-export const editApp = (body: AppChanges) => http.post<RegisteredApp>('app/edit', body);
+export const registerApp = (body: NewApp) => http.write<AppCreated>('app/create', body);
+export const editApp = (body: AppChanges) => http.write<RegisteredApp>('app/edit', body);
 export const setAppStatus = (appCode: string, suspend: boolean) =>
-  http.post<RegisteredApp>(suspend ? 'app/suspend' : 'app/resume', { appCode });
-export const sendActivationLink = (appCode: string) => http.post<RegisteredApp>('app/sendActivation', { appCode });
+  http.write<RegisteredApp>(suspend ? 'app/suspend' : 'app/resume', { appCode });
+export const sendActivationLink = (appCode: string) => http.write<RegisteredApp>('app/sendActivation', { appCode });

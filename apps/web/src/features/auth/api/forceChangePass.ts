@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const forceChangePass = (body: { password: string; confirmPassword: string }) =>
-  http.post<null>('user/forceChangePass', body);
+  http.write<null>('user/forceChangePass', body);

@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const forgetPass = (account: string) =>
-  http.post<{ email: string }>('user/forgetPass', { account }, { auth: false });
+  http.write<{ email: string }>('user/forgetPass', { account }, { auth: false });

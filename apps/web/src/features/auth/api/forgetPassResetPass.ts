@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const forgetPassResetPass = (body: { id: string; password: string; confirmPassword: string }) =>
-  http.post<null>('user/forgetPassResetPass', body, { auth: false });
+  http.write<null>('user/forgetPassResetPass', body, { auth: false });

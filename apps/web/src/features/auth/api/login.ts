@@ -8,4 +8,4 @@ export interface LoginFailureData {
 }
 
 // silent: the login page shows each failure in place (§8 "for login, other results are passed back").
-export const login = (body: LoginBody) => http.post<TokenPair>('login', body, { silent: true, auth: false });
+export const login = (body: LoginBody) => http.write<TokenPair>('login', body, { silent: true, auth: false });

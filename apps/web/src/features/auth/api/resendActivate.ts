@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const resendActivate = (account: string) =>
-  http.post<null>('user/resend_activate', { account }, { auth: false });
+  http.write<null>('user/resend_activate', { account }, { auth: false });

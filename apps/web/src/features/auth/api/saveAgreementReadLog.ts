@@ -3,4 +3,4 @@ import { http } from '../../../lib/http';
 
 /** The accepted types go as one comma-joined string. */
 export const saveAgreementReadLog = (types: AgreementType[]) =>
-  http.post<null>('user/saveUserAgreementReadLog', { agreementType: types.join(',') });
+  http.write<null>('user/saveUserAgreementReadLog', { agreementType: types.join(',') });

@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 import type { CaseDetail, CaseInput } from './types';
 
-export const createCase = (body: CaseInput) => http.post<CaseDetail>('case/create', body);
+export const createCase = (body: CaseInput) => http.write<CaseDetail>('case/create', body);

@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { ExportInfo } from './types';
 
 export const createExport = (body: { caseCodes: string[]; types: string[] }) =>
-  http.post<ExportInfo>('export/create', body);
+  http.write<ExportInfo>('export/create', body);

@@ -1,3 +1,3 @@
 import { http } from '../../../lib/http';
 
-export const deleteFile = (fileCode: string) => http.post<null>('file/delete', { fileCode });
+export const deleteFile = (fileCode: string) => http.write<null>('file/delete', { fileCode });

@@ -1,3 +1,3 @@
 import { http } from '../../../lib/http';
 
-export const emptyRecycleBin = () => http.post<null>('case/recycleBin/empty', {});
+export const emptyRecycleBin = () => http.write<null>('case/recycleBin/empty', {});

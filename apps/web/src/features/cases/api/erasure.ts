@@ -7,9 +7,10 @@ export type LegalHoldState = z.infer<typeof CaseLegalHold>;
 
 /** Erases the patient's cases for good; answers the certificate of what went. */
 export const eraseCases = (caseCodes: string[], reason: string) =>
-  http.post<Certificate>('case/erase', { caseCodes, reason });
+  http.write<Certificate>('case/erase', { caseCodes, reason });
 
 export const setLegalHold = (caseCode: string, reason: string) =>
-  http.post<LegalHoldState>('case/legalHold', { caseCode, reason });
+  http.write<LegalHoldState>('case/legalHold', { caseCode, reason });
 
-export const releaseLegalHold = (caseCode: string) => http.post<LegalHoldState>('case/legalHold/release', { caseCode });
+export const releaseLegalHold = (caseCode: string) =>
+  http.write<LegalHoldState>('case/legalHold/release', { caseCode });

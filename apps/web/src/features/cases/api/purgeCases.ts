@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 /** Permanent: frees the storage. */
-export const purgeCases = (caseCodes: string[]) => http.post<null>('case/purge', { caseCodes });
+export const purgeCases = (caseCodes: string[]) => http.write<null>('case/purge', { caseCodes });

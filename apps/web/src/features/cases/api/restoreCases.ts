@@ -1,3 +1,3 @@
 import { http } from '../../../lib/http';
 
-export const restoreCases = (caseCodes: string[]) => http.post<null>('case/restore', { caseCodes });
+export const restoreCases = (caseCodes: string[]) => http.write<null>('case/restore', { caseCodes });

@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 import type { CaseDetail, CaseInput } from './types';
 
-export const updateCase = (body: CaseInput & { caseCode: string }) => http.post<CaseDetail>('case/update', body);
+export const updateCase = (body: CaseInput & { caseCode: string }) => http.write<CaseDetail>('case/update', body);

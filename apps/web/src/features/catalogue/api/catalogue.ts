@@ -20,9 +20,9 @@ export const productsQuery = (partnerCode?: string) =>
 
 /** Silent: the product form marks a taken name on its field. */
 export const saveProduct = (body: Partial<SaveProductBody> & Pick<SaveProductBody, 'name' | 'workType'>) =>
-  http.post<LabProduct>('catalogue/saveProduct', body, { silent: true });
+  http.write<LabProduct>('catalogue/saveProduct', body, { silent: true });
 
-export const deleteProduct = (productCode: string) => http.post<null>('catalogue/deleteProduct', { productCode });
+export const deleteProduct = (productCode: string) => http.write<null>('catalogue/deleteProduct', { productCode });
 
 export const calendarQuery = () =>
   queryOptions({
@@ -30,7 +30,7 @@ export const calendarQuery = () =>
     queryFn: () => http.post<LabCalendarResult>('catalogue/calendar'),
   });
 
-export const saveCalendar = (body: LabCalendarInput) => http.post<LabCalendarResult>('catalogue/saveCalendar', body);
+export const saveCalendar = (body: LabCalendarInput) => http.write<LabCalendarResult>('catalogue/saveCalendar', body);
 
 /** When an order of the product sent now would be due; fetched again each minute (the day may turn). */
 export const estimateQuery = (partnerCode: string, productCode: string) =>

@@ -19,9 +19,9 @@ export const sendMessage = (body: {
   body: string;
   refs: ChatRef[];
   attachmentCodes: string[];
-}) => http.post<ChatMessage>('chat/send', body);
+}) => http.write<ChatMessage>('chat/send', body);
 export const markRead = (conversationCode: string, upTo: number) =>
-  http.post<{ upTo: number }>('chat/read', { conversationCode, upTo }, { silent: true });
+  http.write<{ upTo: number }>('chat/read', { conversationCode, upTo }, { silent: true });
 export const searchMessages = (conversationCode: string, q: string) =>
   http.post<{ list: ChatMessage[] }>('chat/search', { conversationCode, q });
 export const exportConversation = (conversationCode: string) =>

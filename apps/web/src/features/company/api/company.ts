@@ -21,7 +21,7 @@ export const areasQuery = (parentId: string) =>
     staleTime: Infinity,
   });
 
-export const editCompany = (body: EditCompanyBody) => http.post<CompanyInfo>('company/editCompany', body);
+export const editCompany = (body: EditCompanyBody) => http.write<CompanyInfo>('company/editCompany', body);
 
 export function uploadCompanyImage(target: CompanyImageTarget, file: File) {
   const form = new FormData();
@@ -37,7 +37,7 @@ export async function companyImageUrl(target: CompanyImageTarget): Promise<strin
 }
 
 export const closeAccount = (confirmName: string) =>
-  http.post<{ closedAt: string; purgeAfter: string }>('company/close_account', { confirmName });
+  http.write<{ closedAt: string; purgeAfter: string }>('company/close_account', { confirmName });
 
 export const editScanRetention = (scanRetentionDays: number) =>
-  http.post<CompanyInfo>('company/editScanRetention', { scanRetentionDays });
+  http.write<CompanyInfo>('company/editScanRetention', { scanRetentionDays });

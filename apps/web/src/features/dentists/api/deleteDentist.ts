@@ -1,3 +1,3 @@
 import { http } from '../../../lib/http';
 
-export const deleteDentist = (id: number) => http.post<null>('dentist/delete', { id });
+export const deleteDentist = (id: number) => http.write<null>('dentist/delete', { id });

@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 
 /** Silent: the form shows 'This name is already in use.' next to the field. */
 export const saveDentist = (body: { id?: number; name: string }) =>
-  http.post<unknown>('dentist/save', body, { silent: true });
+  http.write<unknown>('dentist/save', body, { silent: true });

@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 
 /** The clinic binds a scanner with its activation code. */
 export const activateDevice = (body: { serialNumber: string; activationCode: string }) =>
-  http.post<unknown>('equipment/activate', body);
+  http.write<unknown>('equipment/activate', body);

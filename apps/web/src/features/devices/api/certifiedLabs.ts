@@ -8,4 +8,4 @@ export const listCertifiedLabs = () => http.post<{ list: LabRef[] }>('equipment/
 export const certifiedLabsQuery = () =>
   queryOptions({ queryKey: deviceKeys.certifiedLabs, queryFn: listCertifiedLabs, staleTime: 0 });
 /** Replaces the list; answers 2041 (naming the code) when a code is not a laboratory's. */
-export const saveCertifiedLabs = (labCodes: string[]) => http.post<null>('equipment/saveCertifiedLabs', { labCodes });
+export const saveCertifiedLabs = (labCodes: string[]) => http.write<null>('equipment/saveCertifiedLabs', { labCodes });

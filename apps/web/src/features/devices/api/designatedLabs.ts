@@ -17,4 +17,4 @@ export const designatedLabsQuery = (serialNumber: string) =>
   });
 /** Replaces the list; lab codes are the partner laboratories' organization codes. */
 export const saveDesignatedLabs = (body: { serialNumber: string; labCodes: string[] }) =>
-  http.post<null>('equipment/saveDesignatedLabs', body);
+  http.write<null>('equipment/saveDesignatedLabs', body);

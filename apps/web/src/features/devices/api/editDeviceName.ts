@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const editDeviceName = (body: { serialNumber: string; name: string }) =>
-  http.post<null>('equipment/editName', body);
+  http.write<null>('equipment/editName', body);

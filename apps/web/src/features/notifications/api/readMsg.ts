@@ -6,4 +6,4 @@ export interface ReadMsgBody {
   msgType?: 2 | 5;
   orderCode?: string;
 }
-export const readMsg = (body: ReadMsgBody = {}) => http.post<null>('msg/read', body);
+export const readMsg = (body: ReadMsgBody = {}) => http.write<null>('msg/read', body);

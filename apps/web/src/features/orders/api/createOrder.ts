@@ -3,4 +3,4 @@ import type { CreateOrderBody, OrderDetail } from './types';
 
 /** Silent: the send dialog shows the refusal (required fields, device limits, partnership) itself. */
 export const createOrder = (body: CreateOrderBody) =>
-  http.post<{ list: OrderDetail[] }>('order/create', body, { silent: true });
+  http.write<{ list: OrderDetail[] }>('order/create', body, { silent: true });

@@ -3,4 +3,4 @@ import { http } from '../../../lib/http';
 import type { OrderDetail } from './types';
 
 /** Asks the laboratory to make a shipped or completed order again; answers the new order. */
-export const remakeOrder = (body: RemakeOrderBody) => http.post<OrderDetail>('order/remake', body);
+export const remakeOrder = (body: RemakeOrderBody) => http.write<OrderDetail>('order/remake', body);

@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { OrderMessage } from './types';
 
 export const sendMessage = (body: { orderCode: string; content: string; attachmentCodes: string[] }) =>
-  http.post<OrderMessage>('msg/send', body);
+  http.write<OrderMessage>('msg/send', body);

@@ -7,6 +7,6 @@ export const listOrderAnnotations = (orderCode: string) =>
   http.post<{ list: Annotation[] }>('order/annotation/list', { orderCode });
 export const listMarginLines = (orderCode: string) =>
   http.post<{ list: MarginLine[] }>('order/marginLine/list', { orderCode });
-export const saveMarginLine = (body: SaveMarginLineBody) => http.post<MarginLine>('order/marginLine/save', body);
+export const saveMarginLine = (body: SaveMarginLineBody) => http.write<MarginLine>('order/marginLine/save', body);
 export const deleteMarginLine = (orderCode: string, tooth: number) =>
-  http.post<null>('order/marginLine/delete', { orderCode, tooth });
+  http.write<null>('order/marginLine/delete', { orderCode, tooth });

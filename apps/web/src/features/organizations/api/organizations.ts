@@ -29,11 +29,11 @@ export const listOrganizationsQuery = (q: OrganizationQuery) =>
 
 export type OrganizationChange = 'disable' | 'enable';
 export const changeOrganizations = ({ change, codes }: { change: OrganizationChange; codes: string[] }) =>
-  http.post<{ count: number }>(`company/${change}`, { organizationCodes: codes });
+  http.write<{ count: number }>(`company/${change}`, { organizationCodes: codes });
 
 /** Reopens a closed organization within its retention period (super administrator; a sensitive action). */
 export const restoreOrganization = (organizationCode: string) =>
-  http.post<null>('company/restore', { organizationCode });
+  http.write<null>('company/restore', { organizationCode });
 
 /** One organization's information (super administrator). */
 export const organizationDetailQuery = (organizationCode: string) =>

@@ -1,4 +1,4 @@
 import { http } from '../../../lib/http';
 
 export const changePass = (body: { oldPassword: string; password: string; confirmPassword: string }) =>
-  http.post<null>('user/changePass', body);
+  http.write<null>('user/changePass', body);

@@ -2,4 +2,4 @@ import type { ToothNumberingSystem } from '@portal/contracts';
 import { http } from '../../../lib/http';
 
 export const setToothNumbering = (toothNumberingSystem: ToothNumberingSystem) =>
-  http.post<null>('user/setToothNumberingSystem', { toothNumberingSystem });
+  http.write<null>('user/setToothNumberingSystem', { toothNumberingSystem });

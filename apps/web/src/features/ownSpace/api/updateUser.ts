@@ -9,4 +9,4 @@ export interface UpdateUserBody {
   language?: Language;
   receiveEmail?: boolean;
 }
-export const updateUser = (body: UpdateUserBody) => http.post<null>('user/update', body);
+export const updateUser = (body: UpdateUserBody) => http.write<null>('user/update', body);

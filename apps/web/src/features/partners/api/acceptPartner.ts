@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
 export const acceptPartner = (body: { partnerCode: string; reason?: string }) =>
-  http.post<PartnerDetail>('partner/accept', body);
+  http.write<PartnerDetail>('partner/accept', body);

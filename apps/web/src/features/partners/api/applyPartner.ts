@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
 export const applyPartner = (body: { organizationCode: string; reason?: string }) =>
-  http.post<PartnerDetail>('partner/apply', body);
+  http.write<PartnerDetail>('partner/apply', body);

@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
 export const cancelPartner = (body: { partnerCode: string; reason?: string }) =>
-  http.post<PartnerDetail>('partner/cancel', body);
+  http.write<PartnerDetail>('partner/cancel', body);

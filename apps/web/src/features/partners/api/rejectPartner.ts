@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
 export const rejectPartner = (body: { partnerCode: string; reason?: string }) =>
-  http.post<PartnerDetail>('partner/reject', body);
+  http.write<PartnerDetail>('partner/reject', body);

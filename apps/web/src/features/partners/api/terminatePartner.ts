@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 import type { PartnerDetail } from './types';
 
 export const terminatePartner = (body: { partnerCode: string; reason?: string }) =>
-  http.post<PartnerDetail>('partner/terminate', body);
+  http.write<PartnerDetail>('partner/terminate', body);

@@ -6,4 +6,4 @@ export interface EmailConfirmResult {
   account: string;
 }
 export const emailConfirm = (id: string) =>
-  http.post<EmailConfirmResult>('user/email.confirm', { id }, { auth: false, silent: true });
+  http.write<EmailConfirmResult>('user/email.confirm', { id }, { auth: false, silent: true });

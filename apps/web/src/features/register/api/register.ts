@@ -8,4 +8,4 @@ export interface RegisterResult {
 }
 /** Clinics register through user/regist. */
 export const registerClinic = (body: RegisterBody) =>
-  http.post<RegisterResult>('user/regist', body, { auth: false, silent: true });
+  http.write<RegisterResult>('user/regist', body, { auth: false, silent: true });

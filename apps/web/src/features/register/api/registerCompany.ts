@@ -4,4 +4,4 @@ import type { RegisterResult } from './register';
 
 /** Laboratories register with the organization details their review needs. */
 export const registerCompany = (body: CompanyRegisterBody) =>
-  http.post<RegisterResult>('company/companyRegist', body, { auth: false, silent: true });
+  http.write<RegisterResult>('company/companyRegist', body, { auth: false, silent: true });

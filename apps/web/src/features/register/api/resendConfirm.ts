@@ -1,3 +1,4 @@
 import { http } from '../../../lib/http';
 
-export const resendConfirm = (email: string) => http.post<null>('user/email/resendConfirm', { email }, { auth: false });
+export const resendConfirm = (email: string) =>
+  http.write<null>('user/email/resendConfirm', { email }, { auth: false });

@@ -10,15 +10,15 @@ import type {
 import { http, postForm, type Download } from '../../../lib/http';
 
 export const listReports = (caseCode: string) => http.post<{ list: ReportSummary[] }>('report/list', { caseCode });
-export const createReport = (caseCode: string) => http.post<ReportDetail>('report/create', { caseCode });
+export const createReport = (caseCode: string) => http.write<ReportDetail>('report/create', { caseCode });
 export const reportDetail = (reportCode: string) =>
   http.post<ReportDetail>('report/detail', { reportCode }, { silent: true });
 /** Autosave: the designer shows what failed next to the form, so no toast. */
 export const saveReport = (reportCode: string, content: ReportContent) =>
-  http.post<ReportSummary>('report/save', { reportCode, content }, { silent: true });
+  http.write<ReportSummary>('report/save', { reportCode, content }, { silent: true });
 export const publishReport = (reportCode: string) =>
-  http.post<ReportDetail>('report/publish', { reportCode }, { silent: true });
-export const deleteReport = (reportCode: string) => http.post<null>('report/delete', { reportCode });
+  http.write<ReportDetail>('report/publish', { reportCode }, { silent: true });
+export const deleteReport = (reportCode: string) => http.write<null>('report/delete', { reportCode });
 export const reportView = (reportCode: string, version?: number) =>
   http.post<ReportView>('report/view', { reportCode, version }, { silent: true });
 export const reportPdf = (reportCode: string, version?: number) =>
@@ -26,7 +26,7 @@ export const reportPdf = (reportCode: string, version?: number) =>
 export const reportImage = (reportCode: string, source: 'file' | 'snapshot', code: string) =>
   http.post<Download>('report/image', { reportCode, source, code }, { silent: true });
 export const deleteSnapshot = (reportCode: string, snapshotCode: string) =>
-  http.post<null>('report/snapshot/delete', { reportCode, snapshotCode });
+  http.write<null>('report/snapshot/delete', { reportCode, snapshotCode });
 
 export function addSnapshot(reportCode: string, view: SnapshotView, png: Blob) {
   const form = new FormData();

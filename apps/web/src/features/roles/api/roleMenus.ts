@@ -16,4 +16,4 @@ export const roleMenusQuery = (roleCode: string) =>
   });
 /** Replaces a role's screens and buttons; its users get the change at once. */
 export const allotRoleMenus = (roleCode: string, menuCodes: string[]) =>
-  http.post<{ menuCodes: string[] }>('user/role/allotRolePermission', { roleCode, menuCodes });
+  http.write<{ menuCodes: string[] }>('user/role/allotRolePermission', { roleCode, menuCodes });

@@ -18,15 +18,15 @@ export interface CreateShareInput {
   showPatientName: boolean;
 }
 
-export const createShare = (body: CreateShareInput) => http.post<ShareItem>('share/create', body);
+export const createShare = (body: CreateShareInput) => http.write<ShareItem>('share/create', body);
 export const listShares = (resourceType: ShareableType, resourceCode: string) =>
   http.post<{ list: ShareItem[] }>('share/list', { resourceType, resourceCode });
 export const shareAccessLog = (shareCode: string, pageNum: number, pageSize: number) =>
   http.post<{ total: number; list: ShareAccessEntry[] }>('share/accessLog', { shareCode, pageNum, pageSize });
-export const revokeShare = (shareCode: string) => http.post<null>('share/revoke', { shareCode });
+export const revokeShare = (shareCode: string) => http.write<null>('share/revoke', { shareCode });
 /** Mails a share's link; `name` is the recipient's, for the greeting (left out, the mail greets without one). */
 export const mailShare = (shareCode: string, to: { email: string; name?: string; language: Language }) =>
-  http.post<null>('share/sendMail', {
+  http.write<null>('share/sendMail', {
     shareCode,
     email: to.email,
     name: to.name?.trim() || undefined,

@@ -5,4 +5,4 @@ const PATH: Record<UserChange, string> = { enable: 'user/enable', disable: 'user
 
 /** Enables, disables or deletes users, all or none. Disabling and deleting are sensitive (password prompt). */
 export const changeUsers = (change: UserChange, userCodes: string[]) =>
-  http.post<{ count: number }>(PATH[change], { userCodes });
+  http.write<{ count: number }>(PATH[change], { userCodes });

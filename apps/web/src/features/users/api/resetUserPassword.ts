@@ -2,4 +2,4 @@ import { http } from '../../../lib/http';
 
 /** Sensitive: a temporary password the administrator hands over; the user must change it at next sign-in. */
 export const resetUserPassword = (userCode: string) =>
-  http.post<{ temporaryPassword: string }>('user/resetPass', { userCode });
+  http.write<{ temporaryPassword: string }>('user/resetPass', { userCode });

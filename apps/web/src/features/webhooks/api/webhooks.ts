@@ -35,9 +35,10 @@ export const deliveriesQuery = (endpointCode: string, pageNum: number) =>
 
 type SecretAnswer = { endpoint: WebhookEndpoint; secret: string };
 export const createEndpoint = (body: { url: string; events: WebhookEvent[]; description: string }) =>
-  http.post<SecretAnswer>('webhook/create', body);
-export const rotateSecret = (endpointCode: string) => http.post<SecretAnswer>('webhook/rotateSecret', { endpointCode });
+  http.write<SecretAnswer>('webhook/create', body);
+export const rotateSecret = (endpointCode: string) =>
+  http.write<SecretAnswer>('webhook/rotateSecret', { endpointCode });
 export const setEnabled = (endpointCode: string, enabled: boolean) =>
-  http.post<WebhookEndpoint>('webhook/edit', { endpointCode, enabled });
-export const deleteEndpoint = (endpointCode: string) => http.post<null>('webhook/delete', { endpointCode });
-export const replayDelivery = (deliveryCode: string) => http.post<null>('webhook/replay', { deliveryCode });
+  http.write<WebhookEndpoint>('webhook/edit', { endpointCode, enabled });
+export const deleteEndpoint = (endpointCode: string) => http.write<null>('webhook/delete', { endpointCode });
+export const replayDelivery = (deliveryCode: string) => http.write<null>('webhook/replay', { deliveryCode });

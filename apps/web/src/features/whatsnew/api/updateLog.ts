@@ -21,17 +21,18 @@ const MARK_POLL_MS = 5 * 60_000;
 export const markQuery = () =>
   queryOptions({
     queryKey: whatsNewKeys.mark,
-    queryFn: () => http.post<UpdateLogMark>('software/update_log_mark', {}, { silent: true }),
+    queryFn: () => http.write<UpdateLogMark>('software/update_log_mark', {}, { silent: true }),
     refetchInterval: MARK_POLL_MS,
     refetchIntervalInBackground: false,
     refetchOnWindowFocus: 'always',
     staleTime: 0,
   });
-export const markRead = (id: number) => http.post<UpdateLogMark>('software/update_log_read', { id }, { silent: true });
+export const markRead = (id: number) => http.write<UpdateLogMark>('software/update_log_read', { id }, { silent: true });
 
 export const listUpdateLogAdmin = (pageNum: number, pageSize: number) =>
   http.post<UpdateLogAdminPage>('software/update_log/listByPage', { pageNum, pageSize });
 export const getUpdateLogDetail = (id: number) => http.post<UpdateLogDetail>('software/update_log/detail', { id });
 export const saveUpdateLog = (body: SaveUpdateLogBody) =>
-  http.post<UpdateLogDetail>('software/update_log/save_or_update', body);
-export const deleteUpdateLog = (ids: number[]) => http.post<{ count: number }>('software/update_log/delByIds', { ids });
+  http.write<UpdateLogDetail>('software/update_log/save_or_update', body);
+export const deleteUpdateLog = (ids: number[]) =>
+  http.write<{ count: number }>('software/update_log/delByIds', { ids });

@@ -1,9 +1,9 @@
 import type { UsageEvent, UsageWeekly } from '@portal/contracts';
 import { http } from '../../../lib/http';
 
-export const participate = () => http.post<{ improvementPlan: boolean }>('user/participateImprovementPlan', {});
+export const participate = () => http.write<{ improvementPlan: boolean }>('user/participateImprovementPlan', {});
 export const cancelParticipation = () =>
-  http.post<{ improvementPlan: boolean }>('user/cancelParticipateImprovementPlan', {});
+  http.write<{ improvementPlan: boolean }>('user/cancelParticipateImprovementPlan', {});
 /** Silent: counting is in the background; a lost batch is not the user's concern. */
 export const sendUsage = (events: UsageEvent[]) =>
   http.post<{ accepted: number }>('usage/events', { events }, { silent: true });
