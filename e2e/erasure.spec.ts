@@ -79,12 +79,20 @@ describe('erasing a patient', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download the certificate' }).click(),
     ]);
-    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { cases: Array<{ caseCode: string }> };
+    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      erasureCode: string;
+      cases: Array<{ caseCode: string }>;
+    };
     expect(saved.cases.map((c) => c.caseCode).sort()).toEqual([...codes].sort());
     expect(JSON.stringify(saved)).not.toContain(patient.patientName);
 
     await page.getByTestId('erasure-done').click();
     await page.waitForURL((u) => u.pathname === '/case-management');
+    // The certificate is listed beside the cases, newest first.
+    await page.getByTestId('erasures-open').click();
+    const row = page.getByTestId(`erasure-${saved.erasureCode}`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Request of 3 November, ref. 21');
     const left = await api('case/list', { keyword: patient.patientId, pageSize: 10 }, token);
     expect(left.data.total).toBe(0);
     await context.close();

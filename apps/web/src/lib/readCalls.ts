@@ -11,6 +11,7 @@ export const READ_CALLS: ReadonlySet<string> = new Set([
   'audit/accessLog/export',
   'case/annotation/list',
   'case/detail',
+  'case/erasure/list',
   'case/list',
   'case/recycleBin',
   'catalogue/calendar',

@@ -13,6 +13,7 @@ export const caseKeys = {
   detail: (caseCode: string) => ['cases', 'detail', caseCode] as const,
   /** A patient's live cases (an erasure's choice), by patient ID or name. */
   patient: (keyword: string) => ['cases', 'list', 'patient', keyword] as const,
+  erasures: (pageNum: number) => ['cases', 'erasures', pageNum] as const,
   recycle: (q: RecycleQuery) => ['cases', 'recycle', q] as const,
   export: (exportCode: string | null) => ['cases', 'export', exportCode] as const,
   annotations: (caseCode: string) => ['cases', 'annotations', caseCode] as const,

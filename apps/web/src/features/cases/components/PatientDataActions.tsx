@@ -6,10 +6,10 @@ import { Alert, Button, Checkbox, Descriptions, Dropdown, Form, Input, Modal, Sp
 import { DownOutlined } from '@ant-design/icons';
 import { ERASURE_LIMITS, type CaseDetail } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
-import { saveBlob } from '../../../lib/download';
 import { listCases } from '../api/listCases';
 import { caseKeys } from '../api/keys';
 import type { Certificate } from '../api/erasure';
+import { saveCertificate } from './ErasureCertificates';
 import { useEraseCases, useLegalHold } from '../api/useCaseMutations';
 import { CASE_LIST_PATH } from '../lib/paths';
 
@@ -179,13 +179,7 @@ function CertificateDialog({ certificate }: { certificate: Certificate }) {
       okText={t('erasure.toList')}
       okButtonProps={{ 'data-testid': 'erasure-done' }}
       cancelText={t('erasure.download')}
-      cancelButtonProps={{
-        onClick: () =>
-          saveBlob(
-            new Blob([JSON.stringify(certificate, null, 2)], { type: 'application/json' }),
-            `erasure-${certificate.erasureCode}.json`,
-          ),
-      }}
+      cancelButtonProps={{ onClick: () => saveCertificate(certificate) }}
       closable={false}
       onOk={() => void navigate(CASE_LIST_PATH, { replace: true })}
     >

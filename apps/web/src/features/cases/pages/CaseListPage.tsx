@@ -33,6 +33,7 @@ import {
 } from '../lib/caseQuery';
 import { caseDetailPath } from '../lib/paths';
 import { SendToLabButton } from '../../orders';
+import { ErasureCertificates } from '../components/ErasureCertificates';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 import { ScreenLink } from '../../../components/ScreenLink';
@@ -144,16 +145,21 @@ export default function CaseListPage() {
     <Card
       title={t('title')}
       extra={
-        <Access permission="case:edit">
-          <Button
-            type="primary"
-            icon={<PlusOutlined aria-hidden />}
-            data-testid="case-new"
-            onClick={() => setFormOpen(true)}
-          >
-            {t('new')}
-          </Button>
-        </Access>
+        <Space wrap>
+          <Access permission="patient:erase">
+            <ErasureCertificates />
+          </Access>
+          <Access permission="case:edit">
+            <Button
+              type="primary"
+              icon={<PlusOutlined aria-hidden />}
+              data-testid="case-new"
+              onClick={() => setFormOpen(true)}
+            >
+              {t('new')}
+            </Button>
+          </Access>
+        </Space>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
