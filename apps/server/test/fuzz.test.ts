@@ -79,6 +79,7 @@ const SPECIAL: Record<
   partnerTerminate: { reason: 'ends partnerships the order calls use', last: true },
   caseDelete: { reason: 'removes cases other calls use', last: true },
   casePurge: { reason: 'removes cases other calls use', last: true },
+  caseErase: { reason: 'erases the cases other calls use, and their files, reports and shares', last: true },
   caseRecycleBinEmpty: { reason: 'removes cases other calls use', last: true },
   fileDelete: { reason: 'removes files other calls use', last: true },
   dentistDelete: { reason: 'removes dentists other calls use', last: true },
@@ -250,6 +251,18 @@ beforeAll(async () => {
     });
     snapshotCodes.push(shot.json<{ data: { code: string } }>().data.code);
   }
+  // An erasure of a case made for it in each pair's clinic, so the certificate calls have real ones.
+  for (const pair of w.pairs) {
+    const made = await h.call('case/create', {
+      token: pair.clinic.token,
+      body: { name: 'Fuzz erased', patientName: 'Erased Patient' },
+    });
+    const erased = await h.call('case/erase', {
+      token: pair.clinic.token,
+      body: { caseCodes: [made.data.caseCode], reason: 'Fuzz request' },
+    });
+    erasureCodes.push(erased.data.erasureCode as string);
+  }
   // A webhook endpoint of each pair's clinic and laboratory with a delivery, so the webhook calls have real ones.
   for (const pair of w.pairs) {
     for (const o of [pair.clinic, pair.lab]) {
@@ -346,6 +359,7 @@ function pools(operationId?: string): Pools {
     clientId: ['fuzz-client-0001', 'fuzz-client-0002'],
     endpointCode: endpointCodes,
     deliveryCode: deliveryCodes,
+    erasureCode: erasureCodes,
     url: ['https://hooks.example.com/fuzz', 'https://10.0.0.1/hook', 'https://2130706433/', 'http://example.com/'],
   };
   values.roleCodes = values.roleCode!;
@@ -375,6 +389,7 @@ const verifyCodes: string[] = [];
 const appCodes: string[] = [];
 const conversationCodes: string[] = [];
 const endpointCodes: string[] = [];
+const erasureCodes: string[] = [];
 const deliveryCodes: string[] = [];
 let signs: string[] = [];
 

@@ -212,6 +212,7 @@ describe('menus and permissions', () => {
       'ownspace:view',
       'partner:edit',
       'partner:view',
+      'patient:erase',
       'report:edit',
       'report:view',
       'role:edit',

@@ -6,6 +6,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { formatDateTime } from '../../../lib/dates';
 import { saveBlob } from '../../../lib/download';
 import { listLoading } from '../../../lib/listLoading';
+import { usePageInRange } from '../../../lib/listState';
 import { ERASURES_PAGE_SIZE, erasuresQuery, type Certificate } from '../api/erasure';
 
 /** Saves a certificate as the JSON the erasure answered. */
@@ -22,6 +23,7 @@ export function ErasureCertificates() {
   const [open, setOpen] = useState(false);
   const [pageNum, setPageNum] = useState(1);
   const list = useQuery({ ...erasuresQuery(pageNum), enabled: open });
+  usePageInRange({ pageNum, pageSize: ERASURES_PAGE_SIZE }, list, setPageNum);
   return (
     <>
       <Button
