@@ -46,8 +46,17 @@ export function signIn(pair: TokenPair, saveLogin: boolean, target = '/') {
   restartAt(target, true);
 }
 
+/**
+ * The profile after sign-in or a menu reload. A menu that came back the same keeps its object: the router is rebuilt
+ * only when the menu changed (a rebuild remounts the screen and drops a navigation still loading its page).
+ */
 export function setProfile(user: UserInfo, menus: MenuItem[], permissions: string[]) {
-  sessionStore.set((s) => ({ ...s, user, menus, permissions }));
+  sessionStore.set((s) => ({
+    ...s,
+    user,
+    menus: s.menus && JSON.stringify(s.menus) === JSON.stringify(menus) ? s.menus : menus,
+    permissions,
+  }));
 }
 
 export function patchUser(patch: Partial<UserInfo>) {
