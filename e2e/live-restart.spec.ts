@@ -127,7 +127,11 @@ describe('live updates across a server restart', () => {
     const mine = `sent while the server was away ${stamp}`;
     await page.getByTestId('chat-input').fill(mine);
     await page.getByTestId('chat-send').click();
-    await expect.poll(() => page.getByTestId('chat-input').inputValue()).toBe(mine);
+    // A write is sent again twice after a lost answer (0.5 s, then 2 s): the refusal comes once those fail too.
+    const sendClass = () => page.getByTestId('chat-send').getAttribute('class');
+    await expect.poll(sendClass).toContain('ant-btn-loading');
+    await expect.poll(sendClass, { timeout: 15_000 }).not.toContain('ant-btn-loading');
+    expect(await page.getByTestId('chat-input').inputValue()).toBe(mine);
 
     // Back on the same database: the laboratory writes before the tab has found the server again.
     await startServer();
