@@ -27,6 +27,7 @@ await build({
   entryPoints: {
     main: 'src/main.ts',
     'admin-create': 'src/admin-create.ts',
+    backup: 'src/backup.ts',
     openapi: 'src/openapi.ts',
     scanner: 'src/scanner/cli.ts',
     'mesh-worker': 'src/modules/files/mesh-worker.ts',

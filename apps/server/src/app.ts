@@ -25,7 +25,7 @@ import { Jobs } from './platform/jobs.js';
 import { Housekeeping } from './platform/housekeeping.js';
 import { BlobDeletions } from './platform/blob-deletions.js';
 import { RateLimits } from './platform/rate-limits.js';
-import { LocalStore, type BlobStore } from './platform/storage.js';
+import { openStore } from './platform/open-store.js';
 import {
   answerFrameworkError,
   PATH_PARAM_MAX,
@@ -192,11 +192,7 @@ export async function buildApp(opts: BuildOptions): Promise<App & { platform: Pl
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const mailer = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, appName: config.appName }, app.log);
   await sessions.start(db);
-  // The S3 SDK is loaded only when the store is S3.
-  const store: BlobStore =
-    config.storage.kind === 's3'
-      ? new (await import('./platform/storage-s3.js')).S3BlobStore(config.storage)
-      : new LocalStore(config.storage.root);
+  const store = await openStore(config.storage);
   const jobs = new Jobs(db, app.log, { leaseMs: config.jobLeaseSeconds * 1000 });
   const blobDeletions = new BlobDeletions(db, store);
   const demoMailbox = new DemoMailbox(config);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDb, type Db } from './platform/db.js';
+import { DataDirBusy, holdDataDir } from './platform/data-dir-lock.js';
 import { migrateAll } from './migrations.js';
 import { buildApp } from './app.js';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed.js';
@@ -38,6 +39,14 @@ export async function main() {
       process.exit(1);
     }
     throw err;
+  }
+  let releaseDataDir = () => {};
+  try {
+    if (!config.databaseUrl) releaseDataDir = holdDataDir(config.dataDir, 'starting the server on it');
+  } catch (err) {
+    if (!(err instanceof DataDirBusy)) throw err;
+    console.error(err.message);
+    process.exit(1);
   }
   const db = await openDatabase(config);
   const fresh = await isEmpty(db);
@@ -106,6 +115,7 @@ export async function main() {
     abandon.unref();
     await app.close();
     await db.close();
+    releaseDataDir();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -13,6 +13,11 @@ export function migrateAll(db: Db): Promise<string[]> {
   return migrate(db, DATA_MIGRATIONS);
 }
 
+/** Only the given migrations (a backup's schema), in order. */
+export function migrateOnly(db: Db, names: string[]): Promise<string[]> {
+  return migrate(db, DATA_MIGRATIONS, new Set(names));
+}
+
 /** The name of every migration in the order they are applied (as `schema_migrations` records them). */
 export function migrationNames(): string[] {
   return [...readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')), ...Object.keys(DATA_MIGRATIONS)].sort();

@@ -16,12 +16,12 @@ import { postgresAdminUrl, testDbKind, withDatabase } from './db-url.js';
 
 export const PASSWORD = 'Dental#2026';
 
-/** A fresh database for one test file, cloned from the migrated template. */
-export async function freshDb(): Promise<Db> {
+/** A fresh database for one test file, cloned from the migrated template (or `empty`: not even migrated). */
+export async function freshDb(opts: { empty?: boolean } = {}): Promise<Db> {
   if (testDbKind() === 'postgres') {
     const name = `portal_t_${randomBytes(6).toString('hex')}`;
     const admin = postgresDb(postgresAdminUrl(), 1);
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    await admin.query(`CREATE DATABASE ${name}${opts.empty ? '' : ` TEMPLATE ${inject('postgresTemplate')}`}`);
     await admin.close();
     const db = postgresDb(withDatabase(postgresAdminUrl(), name), 5);
     const close = db.close;
@@ -33,6 +33,7 @@ export async function freshDb(): Promise<Db> {
     };
     return db;
   }
+  if (opts.empty) return pgliteDb(await PGlite.create({ extensions: await pgliteExtensions() }));
   const dump = new Blob([readFileSync(inject('pgliteTemplate'))]);
   return pgliteDb(await PGlite.create({ loadDataDir: dump, extensions: await pgliteExtensions() }));
 }

@@ -69,6 +69,28 @@ describe.each(stores)('blob store: %s', (_name, make) => {
     expect(await store.list('erasures')).toEqual(before);
   });
 
+  it('lists every key it holds with its size, for backups: uploads under uploads/, nothing from outside its folders', async () => {
+    const store = make();
+    const stamp = Date.now().toString(36);
+    const wanted = { [`uploads/up${stamp}`]: 1234, [`viewer/v${stamp}.mesh`]: 56, [`erasures/e${stamp}.json`]: 7 };
+    for (const [key, size] of Object.entries(wanted)) await store.write(key, Readable.from([Buffer.alloc(size, 1)]));
+    if (store.kind === 's3') {
+      // Someone else's object in the bucket is not the portal's.
+      const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+      await new S3Client({
+        endpoint: s3.env.S3_ENDPOINT,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      }).send(new PutObjectCommand({ Bucket: s3.env.S3_BUCKET, Key: `stray/${stamp}`, Body: 'x' }));
+    }
+    const listed = new Map<string, number>();
+    for await (const { key, size } of store.listAll()) listed.set(key, size);
+    for (const [key, size] of Object.entries(wanted)) expect(listed.get(key), key).toBe(size);
+    expect([...listed.keys()].filter((k) => k.includes('stray'))).toEqual([]);
+    for (const key of Object.keys(wanted)) await store.delete(key);
+  });
+
   it('refuses keys that could escape the store', async () => {
     const store = make();
     for (const key of ['../etc/passwd', 'uploads/../../x', '/abs', 'other/x', 'uploads/a/b']) {

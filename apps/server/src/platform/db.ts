@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { MIGRATIONS_DIR } from './paths.js';
 import { ScopedStorage } from './scoped-storage.js';
 
@@ -21,7 +24,31 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** The connection pool's use (PostgreSQL only; the embedded database has its one connection): for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * One connection in one transaction that may COPY whole tables (backup and restore): `snapshot` reads one
+   * consistent view (REPEATABLE READ, read only), `write` loads. Committed when `fn` resolves, rolled back otherwise.
+   */
+  copyTransaction<T>(mode: 'snapshot' | 'write', fn: (c: CopyConnection) => Promise<T>): Promise<T>;
 }
+
+/** A table's rows in PostgreSQL's COPY text format: one row per line, so pieces split at line ends stay whole. */
+export interface CopyConnection extends Queryable {
+  /** Copies a table's columns out, handing them on in pieces of whole rows of about `COPY_PIECE_BYTES`. */
+  copyOut(table: string, columns: string[], onPiece: (rows: Buffer) => Promise<void>): Promise<void>;
+  /** Copies rows (whole lines) into a table's columns. */
+  copyIn(table: string, columns: string[], rows: Buffer): Promise<void>;
+}
+
+export const COPY_PIECE_BYTES = 8 * 1024 * 1024;
+const SIMPLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** A table or column name for COPY: the schema's own names only, quoted. */
+function quoted(name: string) {
+  if (!SIMPLE_NAME.test(name)) throw new Error(`not a plain SQL name: ${name}`);
+  return `"${name}"`;
+}
+const copyTarget = (table: string, columns: string[]) => `${quoted(table)} (${columns.map(quoted).join(', ')})`;
+const copySelect = (table: string, columns: string[]) =>
+  `SELECT ${columns.map(quoted).join(', ')} FROM ${quoted(table)}`;
 
 /**
  * The transaction the current call runs in, if any. A query on the database itself (not on `tx`) from inside a
@@ -63,6 +90,42 @@ export function pgliteDb(client: PGlite): Db {
     },
     async listen(channel, fn) {
       return client.listen(channel, fn);
+    },
+    copyTransaction<T>(mode: 'snapshot' | 'write', fn: (c: CopyConnection) => Promise<T>) {
+      assertOutsideTransaction(db);
+      // The transaction holds the one connection: the server's other queries wait for it, never run inside it.
+      return client.transaction(async (tx) => {
+        if (mode === 'snapshot') await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const rows = async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows;
+        const connection: CopyConnection = {
+          query: rows,
+          // The embedded database hands a COPY's output over whole: a table is read in ranges of its pages instead.
+          async copyOut(table, columns, onPiece) {
+            const [size] = await rows<{ pages: number }>(
+              `SELECT (pg_relation_size($1::regclass) / current_setting('block_size')::int)::int AS pages`,
+              [quoted(table)],
+            );
+            const step = Math.max(1, Math.floor(COPY_PIECE_BYTES / 8192));
+            for (let page = 0; ; page += step) {
+              // The last range is open-ended: it holds whatever lies past the size read above.
+              const last = page >= (size?.pages ?? 0);
+              const range = last
+                ? `ctid >= '(${page},0)'::tid`
+                : `ctid >= '(${page},0)'::tid AND ctid < '(${page + step},0)'::tid`;
+              const result = await tx.query(`COPY (${copySelect(table, columns)} WHERE ${range}) TO '/dev/blob'`);
+              const piece = Buffer.from(await (result.blob ?? new Blob()).arrayBuffer());
+              if (piece.length) await onPiece(piece);
+              if (last) return;
+            }
+          },
+          async copyIn(table, columns, data) {
+            await tx.query(`COPY ${copyTarget(table, columns)} FROM '/dev/blob'`, [], {
+              blob: new Blob([data as Uint8Array<ArrayBuffer>]),
+            });
+          },
+        };
+        return inTransaction(db, () => fn(connection));
+      });
     },
     close: () => client.close(),
   };
@@ -154,6 +217,22 @@ export function postgresDb(connectionString: string, maxOrOptions: number | Post
   // the pool drops it and opens another; a query in flight reports its own error.
   pool.on('error', () => undefined);
   const listener = new Listener(options.listenUrl ?? connectionString);
+  /** A transaction on a connection of its own, committed when `fn` resolves, rolled back otherwise. */
+  const onOneConnection = async <T>(begin: string, fn: (conn: pg.PoolClient) => Promise<T>): Promise<T> => {
+    assertOutsideTransaction(db);
+    const conn = await pool.connect();
+    try {
+      await conn.query(begin);
+      const result = await inTransaction(db, () => fn(conn));
+      await conn.query('COMMIT');
+      return result;
+    } catch (err) {
+      await conn.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      conn.release();
+    }
+  };
   const db: Db = {
     kind: 'postgres',
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
@@ -161,27 +240,45 @@ export function postgresDb(connectionString: string, maxOrOptions: number | Post
       assertOutsideTransaction(db);
       return (await pool.query(statement(sql, params))).rows as T[];
     },
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
-      assertOutsideTransaction(db);
-      const conn = await pool.connect();
-      try {
-        await conn.query('BEGIN');
-        const result = await inTransaction(db, () =>
-          fn({
-            query: async <R>(sql: string, params: unknown[] = []) =>
-              (await conn.query(statement(sql, params))).rows as R[],
-          }),
-        );
-        await conn.query('COMMIT');
-        return result;
-      } catch (err) {
-        await conn.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        conn.release();
-      }
+    transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      return onOneConnection('BEGIN', (conn) =>
+        fn({
+          query: async <R>(sql: string, params: unknown[] = []) =>
+            (await conn.query(statement(sql, params))).rows as R[],
+        }),
+      );
     },
     listen: (channel, fn) => listener.listen(channel, fn),
+    copyTransaction<T>(mode: 'snapshot' | 'write', fn: (c: CopyConnection) => Promise<T>) {
+      const begin = mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
+      return onOneConnection(begin, (conn) =>
+        fn({
+          query: async <R>(sql: string, params: unknown[] = []) => (await conn.query(sql, params)).rows as R[],
+          async copyOut(table, columns, onPiece) {
+            const stream = conn.query(copyTo(`COPY (${copySelect(table, columns)}) TO STDOUT`));
+            let held: Buffer[] = [];
+            let heldBytes = 0;
+            for await (const chunk of stream as AsyncIterable<Buffer>) {
+              held.push(chunk);
+              heldBytes += chunk.length;
+              if (heldBytes < COPY_PIECE_BYTES) continue;
+              const joined = Buffer.concat(held);
+              const end = joined.lastIndexOf(0x0a) + 1;
+              held = end < joined.length ? [joined.subarray(end)] : [];
+              heldBytes = joined.length - end;
+              if (end) await onPiece(joined.subarray(0, end));
+            }
+            if (heldBytes) await onPiece(Buffer.concat(held));
+          },
+          async copyIn(table, columns, data) {
+            await pipeline(
+              Readable.from([data]),
+              conn.query(copyFrom(`COPY ${copyTarget(table, columns)} FROM STDIN`)),
+            );
+          },
+        }),
+      );
+    },
     close: async () => {
       await listener.close();
       await pool.end();
@@ -291,7 +388,12 @@ export async function openDb(
  */
 export type DataMigration = (db: Db) => Promise<void>;
 
-export async function migrate(db: Db, dataMigrations: Record<string, DataMigration> = {}): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  dataMigrations: Record<string, DataMigration> = {},
+  /** Only these (a backup's schema, which a restore brings the database to before it loads the rows). */
+  only?: ReadonlySet<string>,
+): Promise<string[]> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
@@ -300,7 +402,7 @@ export async function migrate(db: Db, dataMigrations: Record<string, DataMigrati
   const names = [...files, ...Object.keys(dataMigrations)].sort();
   const ran: string[] = [];
   for (const name of names) {
-    if (applied.has(name)) continue;
+    if (applied.has(name) || (only && !only.has(name))) continue;
     const step = Object.hasOwn(dataMigrations, name) ? dataMigrations[name] : undefined;
     if (step) {
       await step(db);

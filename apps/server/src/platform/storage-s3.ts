@@ -10,7 +10,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { DataStore } from '@tus/server';
 import { S3Store } from '@tus/s3-store';
-import { checkKey, type BlobStore, type ListedFolder } from './storage.js';
+import { checkKey, isStoreKey, STORE_FOLDERS, type BlobStore, type ListedFolder } from './storage.js';
 
 /** Any S3-compatible store. Its own module, so the SDK is loaded only by a server configured for it. */
 export interface S3Options {
@@ -97,6 +97,23 @@ export class S3BlobStore implements BlobStore {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return keys.sort();
+  }
+  async *listAll() {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.opts.bucket, ContinuationToken: token }),
+      );
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        // Uploads live at the bucket's top level (the tus S3 store's naming), everything else in its folder.
+        const folder = o.Key.split('/')[0] as (typeof STORE_FOLDERS)[number];
+        const key = o.Key.includes('/') ? o.Key : `uploads/${o.Key}`;
+        if ((!o.Key.includes('/') || STORE_FOLDERS.includes(folder)) && isStoreKey(key))
+          yield { key, size: o.Size ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
   async presignedGet(key: string, fileName: string, ttlSeconds: number) {
     return getSignedUrl(

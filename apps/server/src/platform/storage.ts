@@ -30,15 +30,29 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** The keys under a folder that is listed whole (the erasure ledger), in name order. */
   list(folder: ListedFolder): Promise<string[]>;
+  /** Every key the store holds, with its size (backups): in no particular order, one page at a time. */
+  listAll(): AsyncIterable<{ key: string; size: number }>;
   /** A pre-signed URL for direct download, where the store offers one (S3); null for the local store. */
   presignedGet(key: string, fileName: string, ttlSeconds: number): Promise<string | null>;
 }
 
-const KEY = /^(uploads|viewer|exports|attachments|organizations|reports|erasures)\/[A-Za-z0-9._-]{1,200}$/;
+/** The store's folders: every key is `<folder>/<name>`, one level deep. */
+export const STORE_FOLDERS = [
+  'uploads',
+  'viewer',
+  'exports',
+  'attachments',
+  'organizations',
+  'reports',
+  'erasures',
+] as const;
+const KEY = new RegExp(`^(${STORE_FOLDERS.join('|')})/[A-Za-z0-9._-]{1,200}$`);
+/** Whether a key is one the store may hold (a name the server made, in one of its folders). */
+export const isStoreKey = (key: string) => KEY.test(key) && !key.includes('..');
 /** Folders read by listing: small, and never holding what a client names. */
 export type ListedFolder = 'erasures';
 export function checkKey(key: string) {
-  if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
+  if (!isStoreKey(key)) throw new Error(`invalid storage key: ${key}`);
 }
 
 export class LocalStore implements BlobStore {
@@ -96,6 +110,23 @@ export class LocalStore implements BlobStore {
       .filter((n) => !n.endsWith('.part'))
       .sort()
       .map((n) => `${folder}/${n}`);
+  }
+  async *listAll() {
+    for (const folder of STORE_FOLDERS) {
+      const entries = await readdir(join(this.root, folder), { withFileTypes: true }).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return [];
+          throw err;
+        },
+      );
+      for (const entry of entries) {
+        const key = `${folder}/${entry.name}`;
+        // A `.part` is a write still running (or one a stopped process left): not a file yet.
+        if (!entry.isFile() || entry.name.endsWith('.part') || !isStoreKey(key)) continue;
+        const size = await this.size(key);
+        if (size !== null) yield { key, size };
+      }
+    }
   }
   async presignedGet() {
     return null;
