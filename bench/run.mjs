@@ -28,6 +28,7 @@ import { webhooksBench } from './webhooks.mjs';
 import { appsBench } from './apps.mjs';
 import { auditBench } from './audit.mjs';
 import { clusterBench } from './cluster.mjs';
+import { backupBench } from './backup.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -225,7 +226,7 @@ async function bundle() {
 async function main() {
   if (!existsSync(join(ROOT, 'apps/server/dist/main.js'))) throw new Error('Build first: npm run build');
   // BENCH_ONLY=bundle, startup, throughput, lighthouse, cases, orders, orderlist, scorecards, viewer, upload, export,
-  // compact, refusal, accounts, reportpdf, sharephone, orderfresh, live, repaint, webhooks, apps, audit or cluster
+  // compact, refusal, accounts, reportpdf, sharephone, orderfresh, live, repaint, webhooks, apps, audit, cluster or backup
   // runs those parts (comma-separated).
   const parts = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((p) => p.trim())) : null;
   const want = (part) => !parts || parts.has(part);
@@ -252,6 +253,7 @@ async function main() {
   if (want('apps')) rows.push(...(await appsBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('audit')) rows.push(...(await auditBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   if (want('cluster')) rows.push(...(await clusterBench()));
+  if (want('backup')) rows.push(...(await backupBench({ adminUrl: PG_ADMIN, start, waitFor, stop, freePort })));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(line(['benchmark', 'result', 'baseline (same run)', 'verdict']));

@@ -157,6 +157,14 @@ describe('backup and restore', () => {
     const site = await emptySite();
     const summary = await site.restore(archive);
     expect(summary.files).toBeGreaterThanOrEqual(2); // the upload and its viewer version
+    // The indexes the restore built after loading are the site's.
+    const indexes = async (db: typeof h.db) =>
+      (
+        await db.query<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexdef`,
+        )
+      ).map((r) => r.indexdef);
+    expect(await indexes(site.db)).toEqual(await indexes(h.db));
     const restored = await buildApp({
       config: { ...h.config, storage: { kind: 'local', root: site.root } },
       db: site.db,

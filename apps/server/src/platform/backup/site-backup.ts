@@ -113,14 +113,22 @@ export async function backupSite(opts: BackupOptions): Promise<Manifest> {
         sequences,
       };
       await addBuffer(HEADER_ENTRY, Buffer.from(JSON.stringify(header, null, 2)));
+      // A piece is compressed (on the thread pool) while the next is read: one write in flight at a time.
+      let writing = Promise.resolve();
       for (const table of tables) {
         let piece = 0;
         rows[table.name] = 0;
         await c.copyOut(table.name, table.columns, async (data) => {
           rows[table.name]! += countLines(data);
-          await addBuffer(tableEntry(table.name, piece++), await gzip(data, { level: GZIP_LEVEL }));
+          const name = tableEntry(table.name, piece++);
+          const compressed = gzip(data, { level: GZIP_LEVEL });
+          await writing;
+          writing = compressed.then((body) => addBuffer(name, body));
+          // Failures surface at the next piece's await or at the end, never unhandled.
+          writing.catch(() => undefined);
         });
       }
+      await writing;
     });
 
     for await (const { key: storeKey } of opts.store.listAll()) {
