@@ -55,6 +55,8 @@ function fingerprint(inputs) {
 
 /** Builds what changed (or everything); exits the process when a build fails. */
 export function build({ all = false } = {}) {
+  // A release archive (npm run release) holds the built portal without its sources: nothing to build.
+  if (!existsSync(join(ROOT, 'apps/server/src'))) return;
   for (const part of PARTS) {
     const stampFile = join(ROOT, part.output, STAMP);
     const inputs = fingerprint(part.inputs);

@@ -25,4 +25,12 @@ export interface ClusterOptions {
 export function startCluster(options?: ClusterOptions): Promise<Cluster>;
 export function clusterPrerequisites(): string[];
 export function haproxyInstalled(): boolean;
-export function haproxyConfig(options: { port: number; servers: Array<{ name: string; port: number }> }): string;
+export interface HaproxyOptions {
+  port: number;
+  servers: Array<{ name: string; port: number; host?: string }>;
+  bind?: string;
+  luaPath?: string;
+  byName?: boolean;
+}
+export function haproxyConfig(options: HaproxyOptions): string;
+export const COMPOSE_HAPROXY: HaproxyOptions;

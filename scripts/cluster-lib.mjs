@@ -61,12 +61,32 @@ function localPostgresAnswers() {
  * are replayed only when the process refused the connection or answered 503 (a stopping process answers 503 before the
  * call runs). When no process is up, requests wait up to 30 s for one (scripts/haproxy-wait.lua) instead of answering 503.
  */
-export function haproxyConfig({ port, servers }) {
-  const line = (s) => `  server ${s.name} 127.0.0.1:${s.port}`;
+/** The balancer of the compose file (ops/compose.yaml): two portal services, the wait script mounted beside it. */
+export const COMPOSE_HAPROXY = {
+  port: 8080,
+  bind: '*:8080',
+  luaPath: '/usr/local/etc/haproxy/haproxy-wait.lua',
+  byName: true,
+  servers: [
+    { name: 'portal1', host: 'portal1', port: 3000 },
+    { name: 'portal2', host: 'portal2', port: 3000 },
+  ],
+};
+
+export function haproxyConfig({
+  port,
+  servers,
+  bind = `127.0.0.1:${port}`,
+  luaPath = join(ROOT, 'scripts/haproxy-wait.lua'),
+  // Servers named by host (a compose file's services): resolved at start when they can be, else later.
+  byName = false,
+}) {
+  const line = (s) => `  server ${s.name} ${s.host ?? '127.0.0.1'}:${s.port}`;
+  const dns = byName ? '\nresolvers dns\n  parse-resolv-conf\n  hold valid 10s\n' : '';
   return `global
   maxconn 4096
-  lua-load ${join(ROOT, 'scripts/haproxy-wait.lua')}
-
+  lua-load ${luaPath}
+${dns}
 defaults
   mode http
   option redispatch 1
@@ -82,7 +102,7 @@ defaults
   timeout server-fin 30s
 
 frontend portal
-  bind 127.0.0.1:${port}
+  bind ${bind}
   # The portal trusts this header (TRUST_PROXY=true) for rate limits and logs: set, never passed on from the client.
   http-request set-header X-Forwarded-For %[src]
   acl replay_safe method GET HEAD OPTIONS
@@ -99,13 +119,13 @@ backend portal
   option httpchk
   http-check send meth GET uri /api/v2/common/ready
   http-check expect status 200
-  default-server check inter 1s fall 2 rise 2 maxconn 200
+  default-server check inter 1s fall 2 rise 2 maxconn 200${byName ? ' init-addr last,libc,none resolvers dns' : ''}
 ${servers.map(line).join('\n')}
 
 backend portal_reads
   balance roundrobin
   retry-on conn-failure empty-response junk-response response-timeout 503
-${servers.map((s) => `${line(s)} track portal/${s.name} maxconn 200`).join('\n')}
+${servers.map((s) => `${line(s)} track portal/${s.name} maxconn 200${byName ? ' init-addr last,libc,none resolvers dns' : ''}`).join('\n')}
 
 `;
 }

@@ -9,6 +9,8 @@ let cluster;
 try {
   cluster = await startCluster({
     port,
+    // CLUSTER_DATABASE: the database the site gets (made afresh; default portal_cluster).
+    ...(process.env.CLUSTER_DATABASE ? { database: process.env.CLUSTER_DATABASE } : {}),
     // CLUSTER_POSTGRES=throwaway: a PostgreSQL of the cluster's own even where one answers.
     throwawayPostgres: process.env.CLUSTER_POSTGRES === 'throwaway',
     // CLUSTER_PGBOUNCER=1: the processes reach PostgreSQL through PgBouncer in transaction mode.

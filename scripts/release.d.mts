@@ -1,0 +1,2 @@
+export const RELEASE_FILES: string[];
+export function release(): string;
