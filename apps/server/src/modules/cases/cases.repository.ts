@@ -298,7 +298,8 @@ export const casesRepository = {
    * An organization's cases to erase, locked: live, binned or purged (a purged tombstone still names the patient),
    * not erased yet; with whether orders name them and their legal hold.
    */
-  async lockForErasure(db: Queryable, orgId: number, codes: string[]) {
+  /** The cases an erasure names, locked when `lock` (in its transaction), or only looked at (its check before). */
+  async forErasure(db: Queryable, orgId: number, codes: string[], lock: boolean) {
     return db.query<{
       id: number;
       code: string;
@@ -311,8 +312,7 @@ export const casesRepository = {
               EXISTS (SELECT 1 FROM orders o WHERE o.case_id = cases.id) AS has_orders
          FROM cases
         WHERE organization_id = $1 AND code = ANY ($2::text[]) AND erased_at IS NULL
-        ORDER BY id
-          FOR UPDATE`,
+        ORDER BY id${lock ? '\n          FOR UPDATE' : ''}`,
       [orgId, codes],
     );
   },

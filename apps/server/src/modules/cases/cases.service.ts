@@ -122,7 +122,12 @@ export class CasesService {
 
   /** An erasure (in its transaction): the cases named, locked, that are not erased yet. */
   static lockForErasure(tx: Queryable, orgId: number, codes: string[]) {
-    return casesRepository.lockForErasure(tx, orgId, codes);
+    return casesRepository.forErasure(tx, orgId, codes, true);
+  }
+
+  /** The same cases, not locked: an erasure's check before its transaction. */
+  static findForErasure(db: Queryable, orgId: number, codes: string[]) {
+    return casesRepository.forErasure(db, orgId, codes, false);
   }
 
   /** Of an erasure's cases (by id), those not erased: what a restored older backup brought back. */

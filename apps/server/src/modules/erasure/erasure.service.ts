@@ -76,7 +76,7 @@ export class ErasureService {
     const codes = [...new Set(body.caseCodes)];
     // Checked before the ledger is written, so a refused request leaves no entry to replay (checked again, locked,
     // in the transaction).
-    const found = await CasesService.lockForErasure(this.db, orgId, codes);
+    const found = await CasesService.findForErasure(this.db, orgId, codes);
     this.refuse(found, codes);
     const entry: LedgerEntry = {
       format: 'portal-erasure',
