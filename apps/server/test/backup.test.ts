@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tar from 'tar-stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OrgType } from '@portal/contracts';
 import { buildApp } from '../src/app.js';
 import { migrateAll, migrateOnly, migrationNames } from '../src/migrations.js';
@@ -24,7 +24,7 @@ import { restoreSite, type RestoreOptions } from '../src/platform/backup/site-re
 import { LocalStore, readAll } from '../src/platform/storage.js';
 import { newCase, partner, sendToLab, side, type Side } from './fixtures.js';
 import { createHarness, freshDb, PASSWORD, type Harness } from './harness.js';
-import { callChild, childDatabase, startChildServer } from './child-server.js';
+import { callChild, childDatabase, killChildServers, startChildServer } from './child-server.js';
 import { binaryStl, tusUpload } from './uploads.js';
 
 /**
@@ -367,6 +367,8 @@ describe('restoring the database alone onto a store that was kept', () => {
 });
 
 describe('the backup and restore commands', () => {
+  // A failed expectation leaves no server running.
+  afterEach(() => killChildServers());
   const CLI = join(import.meta.dirname, '../dist/backup.js');
   const SECRET = 'child-server-secret-that-is-long-enough-to-sign';
   const command = (args: string[], site: { dataDir: string; databaseUrl?: string }) =>
