@@ -6,7 +6,7 @@ import { api, apiLogin, launch, newPage, PASSWORD, signIn } from './support.js';
 /**
  * Erasing a patient's data (docs/product-decisions.md, "Erasing a patient's data"): the clinic administrator sets and
  * releases a legal hold on a case, then erases the patient's two cases after confirming the name, reads the
- * certificate, downloads it, and is back on a list without them.
+ * certificate, downloads it, and is back on a list without them; a case in the recycle bin is erased from there.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -95,6 +95,60 @@ describe('erasing a patient', () => {
     expect(await row.textContent()).toContain('Request of 3 November, ref. 21');
     const left = await api('case/list', { keyword: patient.patientId, pageSize: 10 }, token);
     expect(left.data.total).toBe(0);
+    await context.close();
+  });
+
+  it('erases a case from the recycle bin; a held one offers neither erasure nor deletion for good', async () => {
+    const token = await apiLogin('clinic');
+    const stamp = Date.now().toString(36);
+    const made = async (name: string, patientName: string) => {
+      const res = await api('case/create', { name, patientName, patientId: `B-${stamp}-${name.length}` }, token);
+      expect(res.code, res.msg).toBe(200);
+      return res.data.caseCode as string;
+    };
+    const binned = await made(`Binned ${stamp}`, 'Oda Lien');
+    const held = await made(`Held binned ${stamp}`, 'Per Vik');
+    expect((await api('case/legalHold', { caseCode: held, reason: 'Inquiry 7' }, token)).code).toBe(200);
+    expect((await api('case/delete', { caseCodes: [binned, held] }, token)).code).toBe(200);
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'clinic');
+    await page.getByTestId('layout-sidebar').waitFor();
+    await page.getByTestId('menu-recycleBin').click();
+    const heldRow = page.getByTestId(`recycle-row-${held}`);
+    await heldRow.waitFor();
+    await heldRow.getByTestId('recycle-held').waitFor();
+    expect(await heldRow.getByTestId('recycle-erase').count()).toBe(0);
+    expect(await heldRow.getByTestId('recycle-purge').count()).toBe(0);
+    // Chosen with another, the held case keeps the batch's deletion for good from being offered.
+    await heldRow.locator('input[type=checkbox]').check();
+    expect(await page.getByTestId('recycle-batch-purge').isDisabled()).toBe(true);
+    await heldRow.locator('input[type=checkbox]').uncheck();
+
+    const row = page.getByTestId(`recycle-row-${binned}`);
+    await row.getByTestId('recycle-erase').click();
+    const boxes = page.getByTestId('erase-cases').locator('input[type=checkbox]');
+    await expect.poll(() => boxes.count()).toBe(1);
+    await page.getByTestId('erase-reason').fill('Request of 20 November, ref. 40');
+    await page.getByTestId('erase-typed').fill('Oda Lien');
+    await page.getByTestId('erase-confirm').click();
+    // A sensitive action: the password, unless it was given in the last minutes of this session.
+    const password = page.getByTestId('password-prompt-input');
+    const certificate = page.getByTestId('erasure-certificate');
+    await Promise.race([password.waitFor(), certificate.waitFor()]);
+    if (await password.isVisible()) {
+      await password.fill(PASSWORD);
+      await page.getByTestId('password-prompt-ok').click();
+    }
+    await certificate.waitFor();
+    expect(await certificate.textContent()).toContain('Cases erased1');
+    await page.getByTestId('erasure-done').click();
+    await page.waitForURL((u) => u.pathname === '/case-management');
+    // Gone from the bin; the held case is still there.
+    const bin = await api('case/recycleBin', { pageNum: 1, pageSize: 100 }, token);
+    const codes = (bin.data.list as Array<{ caseCode: string }>).map((c) => c.caseCode);
+    expect(codes).toContain(held);
+    expect(codes).not.toContain(binned);
     await context.close();
   });
 });

@@ -90,6 +90,8 @@ export const CaseSummary = z.object({
   deviceSerial: z.string().nullable(),
   createdAt: z.string(),
   deletedAt: z.string().nullable(),
+  /** Under a legal hold: neither erased nor deleted for good (its reason is on the case's page). */
+  held: z.boolean(),
 });
 export type CaseSummary = z.infer<typeof CaseSummary>;
 export const CaseDetail = CaseSummary.extend({

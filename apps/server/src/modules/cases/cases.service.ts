@@ -36,6 +36,7 @@ export function toSummary(r: CaseRow, today = new Date()): CaseSummary {
     deviceSerial: r.device_serial,
     createdAt: r.created_at,
     deletedAt: r.deleted_at,
+    held: r.legal_hold_reason !== null,
   };
 }
 

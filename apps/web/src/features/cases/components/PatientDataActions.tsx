@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Descriptions, Dropdown, Form, Input, Modal, Space, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
-import { ERASURE_LIMITS, type CaseDetail } from '@portal/contracts';
+import { ERASURE_LIMITS, type CaseDetail, type CaseSummary } from '@portal/contracts';
 import { notify } from '../../../lib/notify';
 import { listCases } from '../api/listCases';
 import { caseKeys } from '../api/keys';
@@ -13,8 +13,11 @@ import { saveCertificate } from './ErasureCertificates';
 import { useEraseCases, useLegalHold } from '../api/useCaseMutations';
 import { CASE_LIST_PATH } from '../lib/paths';
 
+/** What the erasure dialog needs of the case it starts from: a live case's page, or a row of the recycle bin. */
+type ErasableCase = Pick<CaseDetail, 'caseCode' | 'name' | 'patientName' | 'patientId' | 'birthDate'>;
+
 /** The same patient's live cases: by patient ID when the case has one, else by name and birth date. */
-function samePatient(c: CaseDetail) {
+function samePatient(c: ErasableCase) {
   return (o: { patientId: string | null; patientName: string; birthDate: string | null }) =>
     c.patientId
       ? o.patientId === c.patientId
@@ -107,12 +110,39 @@ function HoldDialog({ c, onClose }: { c: CaseDetail; onClose: () => void }) {
   );
 }
 
+/**
+ * The erasure of a case in the recycle bin (with the patient's live cases if chosen), for the clinic administrator;
+ * not offered for a case under a legal hold. The erased row leaves the bin, so the page shows the certificate.
+ */
+export function ErasePatientButton({ c, onErased }: { c: CaseSummary; onErased: (done: Certificate) => void }) {
+  const { t } = useTranslation('cases');
+  const [open, setOpen] = useState(false);
+  if (c.held) return null;
+  return (
+    <>
+      <Button size="small" danger data-testid="recycle-erase" onClick={() => setOpen(true)}>
+        {t('erasure.erase')}
+      </Button>
+      {open && (
+        <EraseDialog
+          c={c}
+          onClose={() => setOpen(false)}
+          onDone={(done) => {
+            setOpen(false);
+            onErased(done);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
 function EraseDialog({
   c,
   onClose,
   onDone,
 }: {
-  c: CaseDetail;
+  c: ErasableCase;
   onClose: () => void;
   onDone: (certificate: Certificate) => void;
 }) {
@@ -145,7 +175,8 @@ function EraseDialog({
           value={chosen}
           onChange={(v) => setChosen(v)}
           data-testid="erase-cases"
-          options={(patientCases.data ?? [{ caseCode: c.caseCode, name: c.name }]).map((o) => ({
+          // The case it starts from first (a binned one is not among the live cases), then the patient's others.
+          options={[c, ...(patientCases.data ?? []).filter((o) => o.caseCode !== c.caseCode)].map((o) => ({
             value: o.caseCode,
             label: o.name,
           }))}
@@ -167,7 +198,7 @@ function EraseDialog({
   );
 }
 
-function CertificateDialog({ certificate }: { certificate: Certificate }) {
+export function CertificateDialog({ certificate }: { certificate: Certificate }) {
   const { t } = useTranslation('cases');
   const navigate = useNavigate();
   const sum = (pick: (c: Certificate['cases'][number]) => number) => certificate.cases.reduce((n, c) => n + pick(c), 0);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Space, Table, Typography } from 'antd';
+import { Button, Card, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,9 @@ import { confirmDanger } from '../../../lib/confirm';
 import { formatDateTime } from '../../../lib/dates';
 import { sizeText } from '../../../lib/sizes';
 import { listLoading } from '../../../lib/listLoading';
+import { Access } from '../../../components/Access';
+import { CertificateDialog, ErasePatientButton } from '../components/PatientDataActions';
+import type { Certificate } from '../api/erasure';
 
 /** The translation namespaces the route loads with this page (before it draws, so no key shows raw). */
 export const namespaces = ['cases'];
@@ -21,6 +24,7 @@ export default function RecycleBinPage() {
   const { t } = useTranslation('cases');
   const [query, setQuery] = useListState(recycleBinCodec);
   const [selected, setSelected] = useState<string[]>([]);
+  const [certificate, setCertificate] = useState<Certificate | null>(null);
   const list = useQuery(listRecycleBinQuery(query));
   usePageInRange(query, list, (pageNum) => setQuery((s) => ({ ...s, pageNum })));
 
@@ -62,15 +66,26 @@ export default function RecycleBinPage() {
           >
             {t('recycle.restore')}
           </Button>
-          <Button size="small" danger data-testid="recycle-purge" onClick={() => confirmPurge([r.caseCode])}>
-            {t('recycle.purge')}
-          </Button>
+          {r.held ? (
+            // Neither deleted for good nor erased while held: the hold is released on the case's page.
+            <Tag color="gold" data-testid="recycle-held">
+              {t('erasure.held')}
+            </Tag>
+          ) : (
+            <Button size="small" danger data-testid="recycle-purge" onClick={() => confirmPurge([r.caseCode])}>
+              {t('recycle.purge')}
+            </Button>
+          )}
+          <Access permission="patient:erase">
+            <ErasePatientButton c={r} onErased={setCertificate} />
+          </Access>
         </Space>
       ),
     },
   ];
 
   const total = list.data?.total ?? 0;
+  const heldChosen = (list.data?.list ?? []).some((r) => r.held && selected.includes(r.caseCode));
   return (
     <Card
       title={t('recycle.title')}
@@ -108,7 +123,8 @@ export default function RecycleBinPage() {
         <Button
           danger
           data-testid="recycle-batch-purge"
-          disabled={selected.length === 0}
+          // A held case is not deleted for good: not offered while one is chosen.
+          disabled={selected.length === 0 || heldChosen}
           onClick={() => confirmPurge(selected)}
         >
           {t('recycle.purge')}
@@ -136,6 +152,7 @@ export default function RecycleBinPage() {
           onChange: (pageNum, pageSize) => setQuery({ pageNum, pageSize }),
         }}
       />
+      {certificate && <CertificateDialog certificate={certificate} />}
     </Card>
   );
 }

@@ -31,6 +31,7 @@ const detail: CaseDetail = {
   deviceSerial: null,
   createdAt: '2025-05-01T10:00:00Z',
   deletedAt: null,
+  held: false,
   memo: 'note',
   legalHold: null,
   files: [
