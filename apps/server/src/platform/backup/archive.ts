@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { isStoreKey } from '../storage.js';
 
@@ -116,4 +116,16 @@ export function sameSignature(expected: string, actual: string) {
   const a = Buffer.from(expected, 'utf8');
   const b = Buffer.from(actual, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A pass-through that hashes what goes through it (a file on its way into or out of an archive). */
+export function hashingTap() {
+  const hash = createHash('sha256');
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  return { tap, sha256: () => hash.digest('hex') };
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
@@ -14,6 +13,7 @@ import {
   backupKey,
   checkTableName,
   fileEntry,
+  hashingTap,
   HEADER_ENTRY,
   MANIFEST_ENTRY,
   SIGNATURE_ENTRY,
@@ -38,12 +38,17 @@ export interface BackupOptions {
   out: string;
 }
 
+/** The schema's relations of a kind (`r` tables, `S` sequences), by name. */
+const relations = (c: CopyConnection, kind: 'r' | 'S') =>
+  c.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind = $1 ORDER BY c.relname`,
+    [kind],
+  );
+
 /** The site's tables (partitioned parents aside: their rows are their partitions'), columns and sequences. */
 async function schemaOf(c: CopyConnection) {
-  const tables = await c.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY c.relname`,
-  );
+  const tables = await relations(c, 'r');
   const withColumns = [];
   for (const { name } of tables) {
     checkTableName(name);
@@ -55,10 +60,7 @@ async function schemaOf(c: CopyConnection) {
     );
     withColumns.push({ name, columns: columns.map((col) => col.name) });
   }
-  const sequenceNames = await c.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind = 'S' ORDER BY c.relname`,
-  );
+  const sequenceNames = await relations(c, 'S');
   const sequences = [];
   for (const { name } of sequenceNames) {
     checkTableName(name);
@@ -140,20 +142,14 @@ export async function backupSite(opts: BackupOptions): Promise<Manifest> {
         files.goneDuringBackup.push(storeKey);
         continue;
       }
-      const hash = createHash('sha256');
-      const tap = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const { tap, sha256 } = hashingTap();
       await new Promise<void>((resolve, reject) => {
         const entry = pack.entry({ name: fileEntry(storeKey), size: now, mtime }, (err) =>
           err ? reject(err) : resolve(),
         );
         pipeline(body, tap, entry).catch(reject);
       });
-      entries.push({ name: fileEntry(storeKey), size: now, sha256: hash.digest('hex') });
+      entries.push({ name: fileEntry(storeKey), size: now, sha256: sha256() });
       files.count++;
       files.bytes += now;
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type { Db } from '../db.js';
@@ -11,6 +11,7 @@ import {
   backupKey,
   digest,
   entryKind,
+  hashingTap,
   readEntries,
   sameSignature,
   sign,
@@ -226,17 +227,11 @@ export async function restoreSite(opts: RestoreOptions): Promise<RestoreSummary>
           continue;
         }
         if (opts.databaseOnly) continue;
-        const hash = createHash('sha256');
-        const tap = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        });
+        const { tap, sha256 } = hashingTap();
         written.push(kind.key);
         entry.body.on('error', (err) => tap.destroy(err));
         await opts.store.write(kind.key, entry.body.pipe(tap));
-        if (hash.digest('hex') !== listed.sha256) throw mismatch(entry.name);
+        if (sha256() !== listed.sha256) throw mismatch(entry.name);
         summary.files++;
         summary.bytes += listed.size;
       }
